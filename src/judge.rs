@@ -1,0 +1,438 @@
+//! The streaming, parallel judge driver shared by the three games.
+//!
+//! A game describes its judge format once, as a [`Format`]: how to read and solve one dataset,
+//! how to write one answer, and how to *guess* where a dataset starts in the middle of a block
+//! ([`Format::resync`]). [`run`] does the rest:
+//!
+//! - input is read in large blocks (memory stays bounded, however long the stream);
+//! - each block is cut into one piece per thread at guessed dataset starts, and the pieces are
+//!   judged at the same time;
+//! - the pieces are then checked in order: a piece counts only if the piece before it ended
+//!   exactly where the guess said it would start; otherwise it is judged again from the right
+//!   place. A bad guess costs time, never correctness;
+//! - answers are written in input order; on bad input every earlier answer is written, then
+//!   [`run`] returns a [`JudgeError`] with line, column and dataset number.
+
+use std::fmt;
+use std::io::{self, Read, Write};
+
+use crate::input::{Problem, Scanner, Stop};
+
+/// A judge input format: the per-game part of [`run`].
+pub trait Format: Sync {
+    /// What is read once before the datasets (Havannah's number of cases); `()` if nothing.
+    type Header: Copy + Send + Sync;
+    /// The answer to one dataset, kept compact until it is written.
+    type Answer: Copy + Send;
+    /// Working memory of one thread, reused from dataset to dataset.
+    type Scratch: Default + Send;
+
+    /// Reads the header at the start of the input.
+    ///
+    /// # Errors
+    /// [`Stop`] as for [`Format::dataset`].
+    fn header(&self, sc: &mut Scanner<'_>) -> Result<Self::Header, Stop>;
+
+    /// The number of datasets the header announces, if it announces one.
+    fn count(&self, header: &Self::Header) -> Option<u64>;
+
+    /// Reads and judges one dataset; `Ok(None)` at the format's end marker (or end of input).
+    ///
+    /// # Errors
+    /// [`Stop::Incomplete`] when the block ends inside the dataset and is not the last one,
+    /// [`Stop::Bad`] when the input breaks the format.
+    fn dataset(
+        &self,
+        header: &Self::Header,
+        scratch: &mut Self::Scratch,
+        sc: &mut Scanner<'_>,
+    ) -> Result<Option<Self::Answer>, Stop>;
+
+    /// Writes the answer of dataset `index` (counting from 1).
+    fn write(&self, index: u64, answer: Self::Answer, out: &mut Vec<u8>);
+
+    /// A guess at the offset of a token that starts a dataset, at or after `from` in `buf`,
+    /// or `None`. Any answer is safe; good answers let the threads share the work.
+    fn resync(&self, header: &Self::Header, buf: &[u8], from: usize) -> Option<usize>;
+}
+
+/// How [`run`] works.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Threads judging at the same time (at least 1).
+    pub threads: usize,
+    /// Bytes read per thread and block (the block grows when one dataset is larger).
+    pub block: usize,
+}
+
+impl Default for Options {
+    /// One thread per available core, 1 MiB per thread.
+    fn default() -> Self {
+        Options {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            block: 1 << 20,
+        }
+    }
+}
+
+impl Options {
+    /// Single-threaded judging.
+    pub fn single_threaded() -> Options {
+        Options {
+            threads: 1,
+            ..Options::default()
+        }
+    }
+}
+
+/// What [`run`] judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Summary {
+    /// Datasets answered.
+    pub datasets: u64,
+    /// Bytes of input read.
+    pub bytes: u64,
+}
+
+/// Why [`run`] stopped early.
+#[derive(Debug)]
+pub enum JudgeError {
+    /// The input breaks the format.
+    Input {
+        /// Line of the offending token, from 1.
+        line: u64,
+        /// Column (byte) of the offending token, from 1.
+        column: u64,
+        /// The dataset being read, from 1 (0 for the header before the first dataset).
+        dataset: u64,
+        /// What is wrong.
+        problem: Problem,
+        /// The offending token as text (shortened), if there is one.
+        found: Option<String>,
+    },
+    /// Reading the input or writing the answers failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for JudgeError {
+    /// `LINE:COL: dataset K: what was expected`, ready to follow a file name and a colon.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JudgeError::Input {
+                line,
+                column,
+                dataset,
+                problem,
+                found,
+            } => {
+                write!(f, "{line}:{column}: ")?;
+                if *dataset == 0 {
+                    write!(f, "header: ")?;
+                } else {
+                    write!(f, "dataset {dataset}: ")?;
+                }
+                write!(f, "{problem}")?;
+                match (problem, found) {
+                    (Problem::NotANumber { .. }, Some(token)) => write!(f, ", found `{token}`"),
+                    _ => Ok(()),
+                }
+            }
+            JudgeError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for JudgeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            JudgeError::Io(e) => Some(e),
+            JudgeError::Input { .. } => None,
+        }
+    }
+}
+
+impl From<io::Error> for JudgeError {
+    fn from(e: io::Error) -> Self {
+        JudgeError::Io(e)
+    }
+}
+
+/// How a piece of a block ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum End {
+    /// Reached the start of the next piece (or the announced number of datasets).
+    Reached,
+    /// The block ended inside a dataset.
+    Incomplete,
+    /// The format's end marker, or the end of input.
+    Finished,
+    /// Bad input.
+    Bad(Box<crate::input::BadInput>),
+}
+
+/// One piece of a block and what judging it gave.
+struct Piece<F: Format> {
+    start: usize,
+    stop_at: usize,
+    end: usize,
+    outcome: End,
+    answers: Vec<F::Answer>,
+    lines: u64,
+    scratch: F::Scratch,
+}
+
+impl<F: Format> Piece<F> {
+    fn new() -> Self {
+        Piece {
+            start: 0,
+            stop_at: 0,
+            end: 0,
+            outcome: End::Reached,
+            answers: Vec::new(),
+            lines: 0,
+            scratch: F::Scratch::default(),
+        }
+    }
+
+    /// Judges datasets from `self.start` until the next token is at or past `self.stop_at`,
+    /// `limit` answers are found, or the block, the input or the format ends.
+    fn judge(&mut self, format: &F, header: &F::Header, buf: &[u8], last: bool, limit: u64) {
+        self.answers.clear();
+        let mut sc = Scanner::new(buf, self.start, last);
+        self.outcome = loop {
+            sc.skip_space();
+            let at = sc.pos();
+            self.end = at;
+            if at >= self.stop_at || self.answers.len() as u64 >= limit {
+                break End::Reached;
+            }
+            match format.dataset(header, &mut self.scratch, &mut sc) {
+                Ok(Some(answer)) => self.answers.push(answer),
+                Ok(None) => {
+                    self.end = sc.pos();
+                    break End::Finished;
+                }
+                Err(Stop::Incomplete) => break End::Incomplete,
+                Err(Stop::Bad(bad)) => break End::Bad(bad),
+            }
+        };
+        self.lines = count_lines(&buf[self.start..self.end]);
+    }
+}
+
+/// Line feeds in `bytes` (a loop the compiler vectorises).
+fn count_lines(bytes: &[u8]) -> u64 {
+    bytes.iter().map(|&b| u64::from(b == b'\n')).sum()
+}
+
+/// Position bookkeeping for error messages: line and column of the block's first byte.
+#[derive(Debug, Clone, Copy)]
+struct Origin {
+    line: u64,
+    column: u64,
+}
+
+impl Origin {
+    /// Moves the origin past `consumed`, which holds `lines` line feeds.
+    fn advance(&mut self, consumed: &[u8], lines: u64) {
+        match memchr::memrchr(b'\n', consumed) {
+            Some(nl) => {
+                self.line += lines;
+                self.column = (consumed.len() - nl) as u64;
+            }
+            None => self.column += consumed.len() as u64,
+        }
+    }
+
+    /// The error for `bad` in `buf` (this origin's block) during dataset `dataset`.
+    fn error(&self, buf: &[u8], bad: &crate::input::BadInput, dataset: u64) -> JudgeError {
+        let offset = bad.offset.min(buf.len());
+        let before = &buf[..offset];
+        let mut at = *self;
+        at.advance(before, count_lines(before));
+        let token: Vec<u8> = buf[offset..]
+            .iter()
+            .copied()
+            .take_while(|&c| !crate::input::is_space(c))
+            .take(24)
+            .collect();
+        JudgeError::Input {
+            line: at.line,
+            column: at.column,
+            dataset,
+            problem: bad.problem.clone(),
+            found: (!token.is_empty()).then(|| String::from_utf8_lossy(&token).into_owned()),
+        }
+    }
+}
+
+/// Reads until `buf` is full or the input ends; returns whether it ended.
+fn fill(input: &mut impl Read, buf: &mut Vec<u8>, cap: usize) -> io::Result<bool> {
+    let mut len = buf.len();
+    buf.resize(cap, 0);
+    let ended = loop {
+        if len == cap {
+            break false;
+        }
+        match input.read(&mut buf[len..]) {
+            Ok(0) => break true,
+            Ok(n) => len += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.truncate(len);
+                return Err(e);
+            }
+        }
+    };
+    buf.truncate(len);
+    Ok(ended)
+}
+
+/// Judges all of `input` in `format`, writing the answers to `output` in input order.
+///
+/// # Errors
+/// [`JudgeError::Input`] at the first input that breaks the format (every answer before it
+/// has been written and flushed), [`JudgeError::Io`] when reading or writing fails.
+pub fn run<F: Format>(
+    format: &F,
+    mut input: impl Read,
+    mut output: impl Write,
+    options: Options,
+) -> Result<Summary, JudgeError> {
+    let threads = options.threads.max(1);
+    let mut cap = options.block.max(64) * threads;
+    let pool = if threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()
+    } else {
+        None
+    };
+    let mut buf: Vec<u8> = Vec::with_capacity(cap);
+    let mut pieces: Vec<Piece<F>> = (0..threads).map(|_| Piece::new()).collect();
+    let mut text = Vec::with_capacity(1 << 16);
+    let mut origin = Origin { line: 1, column: 1 };
+    let mut done: u64 = 0;
+    let mut bytes: u64 = 0;
+    let mut header: Option<F::Header> = None;
+    let mut limit = u64::MAX;
+
+    loop {
+        let before = buf.len();
+        let last = fill(&mut input, &mut buf, cap)?;
+        bytes += (buf.len() - before) as u64;
+        let mut pos = 0;
+
+        let header = match header {
+            Some(h) => h,
+            None => {
+                let mut sc = Scanner::new(&buf, 0, last);
+                match format.header(&mut sc) {
+                    Ok(h) => {
+                        header = Some(h);
+                        limit = format.count(&h).unwrap_or(u64::MAX);
+                        pos = sc.pos();
+                        h
+                    }
+                    Err(Stop::Incomplete) => {
+                        cap *= 2;
+                        continue;
+                    }
+                    Err(Stop::Bad(bad)) => return Err(origin.error(&buf, &bad, 0)),
+                }
+            }
+        };
+        let header = &header;
+
+        // Cut the block at guessed dataset starts, one piece per thread.
+        let len = buf.len();
+        let mut starts = vec![pos];
+        if pool.is_some() && len - pos >= 4096 * threads {
+            for k in 1..threads {
+                let from = pos + (len - pos) * k / threads;
+                if let Some(g) = format.resync(header, &buf, from) {
+                    if g > *starts.last().unwrap_or(&pos) && g < len {
+                        starts.push(g);
+                    }
+                }
+            }
+        }
+        let used = starts.len();
+        for (k, piece) in pieces.iter_mut().take(used).enumerate() {
+            piece.start = starts[k];
+            piece.stop_at = starts.get(k + 1).copied().unwrap_or(usize::MAX);
+        }
+        let remaining = limit - done;
+        {
+            let block = &buf[..];
+            match &pool {
+                Some(pool) if used > 1 => pool.install(|| {
+                    use rayon::prelude::*;
+                    pieces[..used]
+                        .par_iter_mut()
+                        .enumerate()
+                        .for_each(|(k, piece)| {
+                            let cap = if k == 0 { remaining } else { u64::MAX };
+                            piece.judge(format, header, block, last, cap);
+                        });
+                }),
+                _ => pieces[0].judge(format, header, block, last, remaining),
+            }
+        }
+
+        // Accept the pieces in order, judging again any piece that started at a wrong guess.
+        let mut lines = 0;
+        let mut finished = false;
+        let mut failure = None;
+        for piece in pieces.iter_mut().take(used) {
+            if piece.start != pos {
+                piece.start = pos;
+                piece.judge(format, header, &buf, last, limit - done);
+            }
+            let take = piece.answers.len().min((limit - done) as usize);
+            for answer in &piece.answers[..take] {
+                done += 1;
+                format.write(done, *answer, &mut text);
+            }
+            lines += piece.lines;
+            pos = piece.end;
+            if done == limit {
+                finished = true;
+                break;
+            }
+            match &piece.outcome {
+                End::Reached => {}
+                End::Incomplete => break,
+                End::Finished => {
+                    finished = true;
+                    break;
+                }
+                End::Bad(bad) => {
+                    failure = Some(origin.error(&buf, bad, done + 1));
+                    break;
+                }
+            }
+        }
+        output.write_all(&text)?;
+        text.clear();
+        if let Some(error) = failure {
+            output.flush()?;
+            return Err(error);
+        }
+        // The scanner never reports the last block as incomplete, so `last` implies `finished`.
+        debug_assert!(finished || !last, "the last block ended without an outcome");
+        if finished || last {
+            output.flush()?;
+            return Ok(Summary {
+                datasets: done,
+                bytes,
+            });
+        }
+        origin.advance(&buf[..pos], lines);
+        if pos == 0 {
+            cap *= 2;
+        }
+        buf.drain(..pos);
+    }
+}

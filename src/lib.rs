@@ -1,0 +1,27 @@
+//! # bitgames
+//!
+//! Fast, verified engines and judges for three board games, built on bitboards:
+//!
+//! - [`sequence`]: 3-D gravity connect-m on an n×n×n cube (n ≤ 7), the ICPC 2004 problem
+//!   "Make a Sequence". The cube is one 512-bit board per colour ([`sequence::Cube`]), with an
+//!   O(13) incremental win check per ball and an independent full-board shift-and detector that
+//!   runs on AVX-512, AVX2 or portable code, chosen at run time ([`simd`]).
+//!
+//! Every game has the same anatomy: a value type to play and undo on in tight loops (no
+//! allocation, errors leave the state unchanged), a plain `reference` module that is the
+//! executable specification the fast code is tested and fuzzed against, and a `judge` module that
+//! streams the published judge format through the shared parallel driver in [`judge`].
+//!
+//! ## Costs
+//! - The judges read input in blocks of 1 MiB per thread and judge the blocks' pieces on all
+//!   cores (see [`judge::Options`]); memory does not grow with the input.
+//! - Game values are small and `Copy` where they can be; tables are built at compile time.
+//!
+
+#![forbid(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+pub mod input;
+pub mod judge;
+
+pub use judge::{JudgeError, Options};
