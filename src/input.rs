@@ -50,7 +50,9 @@ impl fmt::Display for Problem {
             Problem::UnexpectedEnd { expected } => {
                 write!(f, "unexpected end of input, expected {expected}")
             }
-            Problem::NotANumber { expected } => write!(f, "expected {expected}, an unsigned number"),
+            Problem::NotANumber { expected } => {
+                write!(f, "expected {expected}, an unsigned number")
+            }
             Problem::TooLarge { expected } => write!(f, "{expected} is too large"),
             Problem::OutOfRange {
                 what,

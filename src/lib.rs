@@ -23,5 +23,6 @@
 
 pub mod input;
 pub mod judge;
+pub mod rng;
 
 pub use judge::{JudgeError, Options};
