@@ -351,10 +351,11 @@ pub fn run<F: Format>(
         if pool.is_some() && len - pos >= 4096 * threads {
             for k in 1..threads {
                 let from = pos + (len - pos) * k / threads;
-                if let Some(g) = format.resync(header, &buf, from) {
-                    if g > *starts.last().unwrap_or(&pos) && g < len {
-                        starts.push(g);
-                    }
+                if let Some(g) = format.resync(header, &buf, from)
+                    && g > *starts.last().unwrap_or(&pos)
+                    && g < len
+                {
+                    starts.push(g);
                 }
             }
         }

@@ -17,6 +17,16 @@
 //!   cores (see [`judge::Options`]); memory does not grow with the input.
 //! - Game values are small and `Copy` where they can be; tables are built at compile time.
 //!
+//! ```
+//! use bitgames::sequence::{Color, Game, Outcome};
+//!
+//! let mut game = Game::new(4, 3)?;
+//! for (x, y) in [(1, 1), (1, 2), (2, 1), (2, 2)] {
+//!     assert_eq!(game.play(x, y)?, None);
+//! }
+//! assert_eq!(game.play(3, 1)?, Some(Outcome::Win { color: Color::Black, at: 5 }));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -24,5 +34,7 @@
 pub mod input;
 pub mod judge;
 pub mod rng;
+pub mod sequence;
+pub mod simd;
 
 pub use judge::{JudgeError, Options};

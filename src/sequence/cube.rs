@@ -1,0 +1,320 @@
+//! The packed cube: one bit per cell of an 8×8×8 box, bit = x + 8y + 64z (coordinates from 0).
+//!
+//! Boards of side n ≤ 7 use x, y, z < 7 only, so the last column, row and layer are padding that
+//! is never set. A step in any of the 13 directions is then a fixed shift of the 512-bit value,
+//! and a run that walks off one side lands in padding instead of wrapping onto the other.
+
+use std::fmt;
+
+use crate::simd::{self, Backend};
+
+/// The largest board side the packed layout supports.
+pub const MAX_N: u8 = 7;
+
+/// The 13 line directions `(dx, dy, dz)`, each oriented so that its bit stride is positive.
+pub const DIRECTIONS: [(i8, i8, i8); 13] = [
+    (1, 0, 0),
+    (0, 1, 0),
+    (0, 0, 1),
+    (1, 1, 0),
+    (-1, 1, 0),
+    (1, 0, 1),
+    (-1, 0, 1),
+    (0, 1, 1),
+    (0, -1, 1),
+    (1, 1, 1),
+    (-1, -1, 1),
+    (1, -1, 1),
+    (-1, 1, 1),
+];
+
+/// The bit stride of each direction in [`DIRECTIONS`]: `dx + 8dy + 64dz`.
+pub const STRIDES: [u32; 13] = {
+    let mut s = [0; 13];
+    let mut d = 0;
+    while d < 13 {
+        let (dx, dy, dz) = DIRECTIONS[d];
+        s[d] = (dx as i32 + 8 * dy as i32 + 64 * dz as i32) as u32;
+        d += 1;
+    }
+    s
+};
+
+/// The bit of cell `(x, y, z)`, coordinates from 0.
+#[inline(always)]
+pub const fn bit(x: u8, y: u8, z: u8) -> u16 {
+    x as u16 | (y as u16) << 3 | (z as u16) << 6
+}
+
+/// A set of cells of the 8×8×8 box: 512 bits in eight words, one word per layer z.
+///
+/// `Debug` draws the 7×7 layers side by side, z = 1 on the left, y = 7 at the top:
+///
+/// ```
+/// use bitgames::sequence::Cube;
+/// let cube = Cube::EMPTY.with(0, 0, 0).with(1, 0, 1);
+/// assert!(format!("{cube:?}").contains("X......  .X....."));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Cube(pub [u64; 8]);
+
+impl Cube {
+    /// No cell.
+    pub const EMPTY: Cube = Cube([0; 8]);
+
+    /// Every cell of a board of side `n` (≤ 8).
+    pub const fn full(n: u8) -> Cube {
+        let mut c = Cube::EMPTY;
+        let mut z = 0;
+        while z < n {
+            let mut y = 0;
+            while y < n {
+                let mut x = 0;
+                while x < n {
+                    c = c.with(x, y, z);
+                    x += 1;
+                }
+                y += 1;
+            }
+            z += 1;
+        }
+        c
+    }
+
+    /// Is cell `(x, y, z)` (from 0, each < 8) in the set?
+    #[inline]
+    pub const fn contains(self, x: u8, y: u8, z: u8) -> bool {
+        let b = bit(x, y, z);
+        self.0[(b >> 6) as usize] >> (b & 63) & 1 == 1
+    }
+
+    /// The set with cell `(x, y, z)` (from 0, each < 8) added.
+    #[inline]
+    #[must_use]
+    pub const fn with(mut self, x: u8, y: u8, z: u8) -> Cube {
+        let b = bit(x, y, z);
+        self.0[(b >> 6) as usize] |= 1 << (b & 63);
+        self
+    }
+
+    /// The set with cell `(x, y, z)` (from 0, each < 8) removed.
+    #[inline]
+    #[must_use]
+    pub const fn without(mut self, x: u8, y: u8, z: u8) -> Cube {
+        let b = bit(x, y, z);
+        self.0[(b >> 6) as usize] &= !(1 << (b & 63));
+        self
+    }
+
+    /// The number of cells.
+    pub const fn count(self) -> u32 {
+        let mut n = 0;
+        let mut i = 0;
+        while i < 8 {
+            n += self.0[i].count_ones();
+            i += 1;
+        }
+        n
+    }
+
+    /// Is the set empty?
+    pub const fn is_empty(self) -> bool {
+        self.count() == 0
+    }
+
+    /// Does the set hold `m` (≥ 1) cells in a straight line, consecutive, in any of the 13
+    /// directions? The full-board detector: a doubling shift-and chain per direction, on the best
+    /// SIMD back end of this CPU ([`Backend::detect`]).
+    ///
+    /// Only meaningful for sets inside a side-7 board (the padding must be clear).
+    ///
+    /// ```
+    /// use bitgames::sequence::Cube;
+    /// let diagonal = Cube::EMPTY.with(0, 0, 0).with(1, 1, 1).with(2, 2, 2);
+    /// assert!(diagonal.has_line(3));
+    /// assert!(!diagonal.has_line(4));
+    /// ```
+    pub fn has_line(self, m: u8) -> bool {
+        self.has_line_on(Backend::detect(), m)
+    }
+
+    /// [`Cube::has_line`] on a chosen back end (portable when `backend` is not available).
+    pub fn has_line_on(self, backend: Backend, m: u8) -> bool {
+        match m {
+            0 => true,
+            1 => !self.is_empty(),
+            _ => simd::has_run_on(backend, &self.0, &STRIDES, u32::from(m)),
+        }
+    }
+}
+
+impl fmt::Debug for Cube {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Cube (layers z = 1..7, y = 7 at the top, x = 1 at the left):"
+        )?;
+        for y in (0..MAX_N).rev() {
+            for z in 0..MAX_N {
+                if z > 0 {
+                    f.write_str("  ")?;
+                }
+                for x in 0..MAX_N {
+                    f.write_str(if self.contains(x, y, z) { "X" } else { "." })?;
+                }
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// Slots reserved per direction in a line table (the most lines of one direction in the 8×8×8
+/// box is 8³ − 7³ = 169).
+pub(crate) const LINE_SLOTS: usize = 256;
+
+/// For every cell bit and direction: the line through the cell, as `slot << 3 | position`, where
+/// `slot = direction * LINE_SLOTS + line id` and `position` is the cell's index along the line.
+/// Built at compile time by walking every line from its first cell.
+pub(crate) static LINES: [[u16; 16]; 512] = {
+    let mut table = [[0u16; 16]; 512];
+    let mut d = 0;
+    while d < 13 {
+        let (dx, dy, dz) = DIRECTIONS[d];
+        let mut next_id = 0;
+        let mut start: usize = 0;
+        while start < 512 {
+            let (x, y, z) = (
+                (start & 7) as i32,
+                (start >> 3 & 7) as i32,
+                (start >> 6) as i32,
+            );
+            let (px, py, pz) = (x - dx as i32, y - dy as i32, z - dz as i32);
+            let first = px < 0 || py < 0 || pz < 0 || px > 7 || py > 7 || pz > 7;
+            if first {
+                let (mut cx, mut cy, mut cz, mut pos) = (x, y, z, 0);
+                while cx >= 0 && cy >= 0 && cz >= 0 && cx < 8 && cy < 8 && cz < 8 {
+                    let b = (cx + 8 * cy + 64 * cz) as usize;
+                    table[b][d] = (((d * LINE_SLOTS + next_id) << 3) | pos) as u16;
+                    cx += dx as i32;
+                    cy += dy as i32;
+                    cz += dz as i32;
+                    pos += 1;
+                }
+                next_id += 1;
+            }
+            start += 1;
+        }
+        assert!(next_id <= LINE_SLOTS);
+        d += 1;
+    }
+    table
+};
+
+/// `RUNS[m]` has bit `v` set when the byte `v` holds `m` or more consecutive set bits.
+pub(crate) static RUNS: [[u64; 4]; 9] = {
+    let mut table = [[0u64; 4]; 9];
+    let mut m = 0;
+    while m <= 8 {
+        let mut v = 0;
+        while v < 256 {
+            let (mut run, mut best) = (0, 0);
+            let mut i = 0;
+            while i < 8 {
+                if v >> i & 1 == 1 {
+                    run += 1;
+                    if run > best {
+                        best = run;
+                    }
+                } else {
+                    run = 0;
+                }
+                i += 1;
+            }
+            if best >= m {
+                table[m][v / 64] |= 1 << (v % 64);
+            }
+            v += 1;
+        }
+        m += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strides_are_positive_and_distinct() {
+        let mut s = STRIDES.to_vec();
+        s.sort_unstable();
+        s.dedup();
+        assert_eq!(s, vec![1, 7, 8, 9, 55, 56, 57, 63, 64, 65, 71, 72, 73]);
+    }
+
+    #[test]
+    fn line_table_walks_each_line_in_order() {
+        for (d, &(dx, dy, dz)) in DIRECTIONS.iter().enumerate() {
+            for (b, entries) in LINES.iter().enumerate() {
+                let e = entries[d];
+                let (x, y, z) = ((b & 7) as i32, (b >> 3 & 7) as i32, (b >> 6) as i32);
+                let (nx, ny, nz) = (x + dx as i32, y + dy as i32, z + dz as i32);
+                if (0..8).contains(&nx) && (0..8).contains(&ny) && (0..8).contains(&nz) {
+                    let nb = (nx + 8 * ny + 64 * nz) as usize;
+                    assert_eq!(
+                        LINES[nb][d],
+                        e + 1,
+                        "next cell shares the line, one further"
+                    );
+                }
+                assert_eq!(usize::from(e >> 3) / LINE_SLOTS, d);
+            }
+        }
+    }
+
+    #[test]
+    fn runs_table_matches_a_string_search() {
+        for (m, table) in RUNS.iter().enumerate() {
+            for v in 0..256usize {
+                let s = format!("{v:08b}");
+                let want = s.contains(&"1".repeat(m));
+                assert_eq!(table[v / 64] >> (v % 64) & 1 == 1, want, "m={m} v={v}");
+            }
+        }
+    }
+
+    #[test]
+    fn full_cube_counts_and_padding() {
+        assert_eq!(Cube::full(7).count(), 343);
+        assert!(!Cube::full(7).contains(7, 0, 0));
+        assert!(Cube::full(7).has_line(7));
+        assert!(Cube::EMPTY.is_empty());
+        assert_eq!(Cube::EMPTY.with(6, 6, 6).without(6, 6, 6), Cube::EMPTY);
+    }
+
+    #[test]
+    fn no_line_wraps_through_the_padding() {
+        // Two cells of a side-7 board whose bits differ by a direction's stride are neighbours
+        // in that direction: no shift can join cells across an edge.
+        let cells: Vec<(i32, i32, i32)> = (0..343).map(|i| (i % 7, i / 7 % 7, i / 49)).collect();
+        for &(x, y, z) in &cells {
+            for &(a, b, c) in &cells {
+                let diff = (a + 8 * b + 64 * c) - (x + 8 * y + 64 * z);
+                for (d, &s) in STRIDES.iter().enumerate() {
+                    if diff == s as i32 {
+                        let (dx, dy, dz) = DIRECTIONS[d];
+                        assert_eq!((a - x, b - y, c - z), (dx as i32, dy as i32, dz as i32));
+                    }
+                }
+            }
+        }
+        let c = Cube::EMPTY
+            .with(5, 0, 0)
+            .with(6, 0, 0)
+            .with(0, 1, 0)
+            .with(1, 1, 0);
+        assert!(!c.has_line(3));
+        assert!(c.has_line(2));
+    }
+}

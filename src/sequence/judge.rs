@@ -1,0 +1,195 @@
+//! The judge format of "Make a Sequence" (ICPC Asia Regional 2004, AOJ 1249).
+//!
+//! Datasets `n m p` followed by p moves `x y`, until `0 0 0`; one answer line per dataset:
+//! `Black k`, `White k` or `Draw`. Moves after the deciding move are read and checked (a peg
+//! must not overflow) but change nothing.
+//!
+//! ```
+//! use bitgames::{judge, sequence::judge::Judge};
+//!
+//! let input = "3 3 3\n1 1\n1 1\n1 1\n0 0 0\n";
+//! let mut out = Vec::new();
+//! judge::run(&Judge, input.as_bytes(), &mut out, judge::Options::default())?;
+//! assert_eq!(out, b"Draw\n");
+//! # Ok::<(), bitgames::JudgeError>(())
+//! ```
+
+use std::io::Write;
+
+use super::{Game, MAX_N, Outcome, PlayError};
+use crate::input::{Problem, Scanner, Stop, is_space};
+use crate::judge::Format;
+use crate::rng::Rng;
+
+/// The "Make a Sequence" judge format, for [`crate::judge::run`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Judge;
+
+/// Per-thread working memory: one game, restarted for every dataset.
+#[derive(Clone)]
+pub struct Scratch(Game);
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch(Game::new(MAX_N, 3).expect("7, 3 is a valid size"))
+    }
+}
+
+impl Format for Judge {
+    type Header = ();
+    type Answer = Outcome;
+    type Scratch = Scratch;
+
+    fn header(&self, _: &mut Scanner<'_>) -> Result<(), Stop> {
+        Ok(())
+    }
+
+    fn count(&self, _: &()) -> Option<u64> {
+        None
+    }
+
+    fn dataset(
+        &self,
+        _: &(),
+        scratch: &mut Scratch,
+        sc: &mut Scanner<'_>,
+    ) -> Result<Option<Outcome>, Stop> {
+        let n = sc.uint("n, the board side (3..=7), or `0 0 0` to end")?;
+        if n == 0 {
+            sc.uint_in("m of the end marker `0 0 0`", 0, 0)?;
+            sc.uint_in("p of the end marker `0 0 0`", 0, 0)?;
+            return Ok(None);
+        }
+        if !(3..=7).contains(&n) {
+            return Err(sc.bad_token(Problem::OutOfRange {
+                what: "n",
+                value: n,
+                min: 3,
+                max: 7,
+            }));
+        }
+        let m = sc.uint_in("m", 3, n)?;
+        let p = sc.uint_in("p", 1, n * n * n)?;
+        let (n, m) = (n as u8, m as u8);
+        let game = &mut scratch.0;
+        game.restart(n, m)
+            .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?;
+        let mut k = 0;
+        while k < p {
+            k += 1;
+            let (x, y, at) = read_move(sc, n)?;
+            match game.play(x, y) {
+                Ok(None) => {}
+                Ok(Some(outcome)) => {
+                    skip_moves(sc, game, p - k)?;
+                    return Ok(Some(outcome));
+                }
+                Err(e) => return Err(full_peg(at, k, e, n)),
+            }
+        }
+        Ok(Some(Outcome::Draw))
+    }
+
+    fn write(&self, _: u64, answer: Outcome, out: &mut Vec<u8>) {
+        match answer {
+            Outcome::Draw => out.extend_from_slice(b"Draw\n"),
+            Outcome::Win { color, at } => {
+                // Writing to a Vec cannot fail.
+                let _ = writeln!(out, "{color} {at}");
+            }
+        }
+    }
+
+    fn resync(&self, _: &(), buf: &[u8], from: usize) -> Option<usize> {
+        // A dataset starts on the line `n m p`: the only lines with three tokens.
+        let mut line = from + memchr::memchr(b'\n', buf.get(from..)?)? + 1;
+        while line < buf.len() {
+            let end = memchr::memchr(b'\n', &buf[line..]).map_or(buf.len(), |i| line + i);
+            let text = &buf[line..end];
+            let tokens = text
+                .split(|&c| is_space(c))
+                .filter(|t| !t.is_empty())
+                .count();
+            if tokens == 3 {
+                return Some(line + text.iter().take_while(|&&c| is_space(c)).count());
+            }
+            line = end + 1;
+        }
+        None
+    }
+}
+
+/// Reads one move; returns the peg and the offset of its x token.
+#[inline(always)]
+fn read_move(sc: &mut Scanner<'_>, n: u8) -> Result<(u8, u8, usize), Stop> {
+    let x = sc.uint_in("x", 1, u64::from(n))? as u8;
+    let at = sc.token_start();
+    let y = sc.uint_in("y", 1, u64::from(n))? as u8;
+    Ok((x, y, at))
+}
+
+/// Reads and checks the `left` moves after the deciding move: pegs on the board, none overfull.
+fn skip_moves(sc: &mut Scanner<'_>, game: &Game, left: u64) -> Result<(), Stop> {
+    let n = game.n();
+    let mut heights = [0u8; 64];
+    for y in 1..=n {
+        for x in 1..=n {
+            heights[usize::from(x) | usize::from(y) << 3] = game.height(x, y).unwrap_or(0);
+        }
+    }
+    let first = u64::from(game.moves_played()) + 1;
+    for k in first..first + left {
+        let (x, y, at) = read_move(sc, n)?;
+        let h = &mut heights[usize::from(x) | usize::from(y) << 3];
+        if *h == n {
+            return Err(full_peg(at, k, PlayError::PegFull { x, y }, n));
+        }
+        *h += 1;
+    }
+    Ok(())
+}
+
+#[cold]
+fn full_peg(at: usize, k: u64, e: PlayError, n: u8) -> Stop {
+    Stop::bad(
+        at,
+        Problem::Rule(format!("move {k}: {e}, it already holds n = {n} balls")),
+    )
+}
+
+/// Writes a random valid judge input: `datasets` games on boards of side `n` (3..=7), with m
+/// drawn from `3..=n`, every game played until the board is full (moves after the deciding move
+/// are part of the record, as the judge allows), then `0 0 0`.
+///
+/// # Errors
+/// Whatever writing to `out` returns.
+///
+/// # Panics
+/// When `n` is outside `3..=7`.
+pub fn generate(out: &mut impl Write, datasets: usize, n: u8, seed: u64) -> std::io::Result<()> {
+    assert!((3..=MAX_N).contains(&n), "n = {n} is outside 3..=7");
+    let mut rng = Rng::new(seed);
+    let mut text = Vec::with_capacity(1 << 16);
+    let mut pegs: Vec<(u8, u8)> = Vec::new();
+    for _ in 0..datasets {
+        let m = rng.range(3, u32::from(n));
+        let p = u32::from(n).pow(3);
+        writeln!(text, "{n} {m} {p}")?;
+        pegs.clear();
+        for x in 1..=n {
+            for y in 1..=n {
+                pegs.extend(std::iter::repeat_n((x, y), usize::from(n)));
+            }
+        }
+        rng.shuffle(&mut pegs);
+        for &(x, y) in &pegs {
+            writeln!(text, "{x} {y}")?;
+        }
+        if text.len() > 1 << 16 {
+            out.write_all(&text)?;
+            text.clear();
+        }
+    }
+    text.extend_from_slice(b"0 0 0\n");
+    out.write_all(&text)
+}

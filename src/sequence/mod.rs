@@ -1,0 +1,477 @@
+//! "Make a Sequence": 3-D gravity connect-m on an n×n×n cube.
+//!
+//! Black and White drop balls on n×n pegs in turn; the first to make m or more of their balls
+//! consecutive in a straight line (13 directions) wins. See `spec/sequence.md`.
+//!
+//! - [`Game`]: play, undo and win detection, allocation-free, O(13) per ball;
+//! - [`Cube`]: the 512-bit board and the independent full-board detector ([`Cube::has_line`]);
+//! - [`reference`]: the plain executable specification the fast code is tested against;
+//! - [`judge`]: the ICPC judge format.
+//!
+//! Coordinates in this API count from 1, as in the problem: pegs `(x, y)` with
+//! `1 ≤ x, y ≤ n`, heights `1 ≤ z ≤ n`.
+
+mod cube;
+pub mod judge;
+pub mod reference;
+
+use std::fmt;
+
+use crate::rng::Rng;
+pub use cube::{Cube, DIRECTIONS, MAX_N, STRIDES};
+use cube::{LINE_SLOTS, LINES, RUNS, bit};
+
+/// A player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Color {
+    /// Moves first.
+    Black,
+    /// Moves second.
+    White,
+}
+
+impl Color {
+    /// The other player.
+    #[inline]
+    pub const fn other(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// The player who makes move number `k` (from 1).
+    #[inline]
+    pub const fn of_move(k: u32) -> Color {
+        if k % 2 == 1 {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        })
+    }
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `color` made an m-sequence with move number `at` (from 1, both colours counted).
+    Win {
+        /// The winner.
+        color: Color,
+        /// The deciding move.
+        at: u32,
+    },
+    /// The board filled up without a sequence (or, in a judged record, the record ended).
+    Draw,
+}
+
+impl fmt::Display for Outcome {
+    /// The judge's wording: `Black 15`, `White 6` or `Draw`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win { color, at } => write!(f, "{color} {at}"),
+            Outcome::Draw => f.write_str("Draw"),
+        }
+    }
+}
+
+/// Why a game cannot be created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewGameError {
+    /// n must be in `1..=7` (the packed 8×8×8 layout keeps one layer of padding).
+    Size {
+        /// The requested side.
+        n: u8,
+    },
+    /// m must be in `1..=n`.
+    Length {
+        /// The requested side.
+        n: u8,
+        /// The requested sequence length.
+        m: u8,
+    },
+}
+
+impl fmt::Display for NewGameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            NewGameError::Size { n } => {
+                write!(f, "board side n = {n} is outside 1..={MAX_N}")
+            }
+            NewGameError::Length { n, m } => {
+                write!(f, "sequence length m = {m} is outside 1..={n}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NewGameError {}
+
+/// Why a move was refused. The game is unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayError {
+    /// The peg is not on the board.
+    OffBoard {
+        /// Peg x as given.
+        x: u8,
+        /// Peg y as given.
+        y: u8,
+    },
+    /// The peg already holds n balls.
+    PegFull {
+        /// Peg x.
+        x: u8,
+        /// Peg y.
+        y: u8,
+    },
+    /// The game has already been decided.
+    GameOver,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PlayError::OffBoard { x, y } => write!(f, "peg ({x}, {y}) is not on the board"),
+            PlayError::PegFull { x, y } => write!(f, "peg ({x}, {y}) is full"),
+            PlayError::GameOver => f.write_str("the game is already decided"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+fn check_size(n: u8, m: u8) -> Result<(), NewGameError> {
+    if !(1..=MAX_N).contains(&n) {
+        return Err(NewGameError::Size { n });
+    }
+    if !(1..=n).contains(&m) {
+        return Err(NewGameError::Length { n, m });
+    }
+    Ok(())
+}
+
+const SLOTS: usize = 13 * LINE_SLOTS;
+const MAX_MOVES: usize = (MAX_N as usize).pow(3);
+
+/// A game of 3-D Sequence: play, undo and O(13) win detection.
+///
+/// Besides one [`Cube`] per colour, the game keeps every line of every direction as a byte (one
+/// bit per cell along the line), so a ball updates 13 bytes and a win is a table look-up per
+/// byte. Nothing allocates; the value is about 7 KiB.
+///
+/// ```
+/// use bitgames::sequence::{Color, Game, Outcome, PlayError};
+///
+/// let mut game = Game::new(3, 3)?;
+/// // Black stacks (1, 1) and White (2, 1)...
+/// for (x, y) in [(1, 1), (2, 1), (1, 1), (2, 1)] {
+///     game.play(x, y)?;
+/// }
+/// assert_eq!(game.height(1, 1), Some(2));
+/// // ...the third black ball on (1, 1) is a vertical 3-sequence.
+/// assert_eq!(game.play(1, 1)?, Some(Outcome::Win { color: Color::Black, at: 5 }));
+/// assert_eq!(game.play(3, 3), Err(PlayError::GameOver));
+/// // Undo takes the ball back; a full peg is refused and changes nothing.
+/// assert_eq!(game.undo(), Some((1, 1)));
+/// assert_eq!(game.outcome(), None);
+/// game.play(3, 3)?;
+/// game.play(1, 1)?;
+/// assert_eq!(game.play(1, 1), Err(PlayError::PegFull { x: 1, y: 1 }));
+/// assert_eq!(game.moves_played(), 6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Game {
+    n: u8,
+    m: u8,
+    len: u16,
+    outcome: Option<Outcome>,
+    heights: [u8; 64],
+    boards: [Cube; 2],
+    lines: [[u8; SLOTS]; 2],
+    moves: [u8; MAX_MOVES],
+}
+
+impl Game {
+    /// A new game on an n×n×n board where m in a row wins.
+    ///
+    /// # Errors
+    /// [`NewGameError`] unless `1 ≤ m ≤ n ≤ 7`.
+    pub fn new(n: u8, m: u8) -> Result<Game, NewGameError> {
+        check_size(n, m)?;
+        Ok(Game {
+            n,
+            m,
+            len: 0,
+            outcome: None,
+            heights: [0; 64],
+            boards: [Cube::EMPTY; 2],
+            lines: [[0; SLOTS]; 2],
+            moves: [0; MAX_MOVES],
+        })
+    }
+
+    /// Empties the board, keeping n and m (cheaper than a new game: only played lines are cleared).
+    pub fn reset(&mut self) {
+        while self.undo().is_some() {}
+    }
+
+    /// Empties the board for a game of a new size, reusing this value's memory.
+    ///
+    /// # Errors
+    /// [`NewGameError`] unless `1 ≤ m ≤ n ≤ 7`; the game is then unchanged.
+    pub fn restart(&mut self, n: u8, m: u8) -> Result<(), NewGameError> {
+        check_size(n, m)?;
+        self.reset();
+        self.n = n;
+        self.m = m;
+        Ok(())
+    }
+
+    /// The board side n.
+    #[inline]
+    pub fn n(&self) -> u8 {
+        self.n
+    }
+
+    /// The winning length m.
+    #[inline]
+    pub fn m(&self) -> u8 {
+        self.m
+    }
+
+    /// Balls played so far.
+    #[inline]
+    pub fn moves_played(&self) -> u32 {
+        u32::from(self.len)
+    }
+
+    /// Whose turn it is.
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        Color::of_move(self.moves_played() + 1)
+    }
+
+    /// The outcome: `None` while the game goes on, a win from the deciding move on, a draw when
+    /// the board is full.
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The number of balls on peg `(x, y)`, or `None` off the board.
+    #[inline]
+    pub fn height(&self, x: u8, y: u8) -> Option<u8> {
+        self.peg(x, y).map(|p| self.heights[p])
+    }
+
+    /// The balls of `color`.
+    #[inline]
+    pub fn cube(&self, color: Color) -> Cube {
+        self.boards[color as usize]
+    }
+
+    /// The colour of the ball at `(x, y, z)`, if any (coordinates from 1).
+    pub fn ball(&self, x: u8, y: u8, z: u8) -> Option<Color> {
+        let p = self.peg(x, y)?;
+        if z == 0 || z > self.heights[p] {
+            return None;
+        }
+        let (x0, y0, z0) = (x - 1, y - 1, z - 1);
+        if self.boards[0].contains(x0, y0, z0) {
+            Some(Color::Black)
+        } else {
+            Some(Color::White)
+        }
+    }
+
+    /// The pegs that still take a ball, in x-major order (none once the game is decided).
+    pub fn legal_moves(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
+        let live = self.outcome.is_none();
+        (1..=self.n)
+            .flat_map(move |y| (1..=self.n).map(move |x| (x, y)))
+            .filter(move |&(x, y)| live && self.height(x, y) < Some(self.n))
+    }
+
+    /// The pegs played so far, in order.
+    pub fn history(&self) -> impl ExactSizeIterator<Item = (u8, u8)> + '_ {
+        self.moves[..usize::from(self.len)]
+            .iter()
+            .map(|&p| ((p & 7) + 1, (p >> 3) + 1))
+    }
+
+    #[inline(always)]
+    fn peg(&self, x: u8, y: u8) -> Option<usize> {
+        if x == 0 || y == 0 || x > self.n || y > self.n {
+            return None;
+        }
+        Some(usize::from(x - 1) | usize::from(y - 1) << 3)
+    }
+
+    /// Drops a ball of the player to move on peg `(x, y)`.
+    ///
+    /// Returns `Some(outcome)` when this ball decides the game: a win (this ball completes an
+    /// m-sequence through itself) or a draw (it fills the board).
+    ///
+    /// # Errors
+    /// [`PlayError`] for a peg off the board, a full peg or a decided game; the game is
+    /// unchanged.
+    #[inline]
+    pub fn play(&mut self, x: u8, y: u8) -> Result<Option<Outcome>, PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        let Some(peg) = self.peg(x, y) else {
+            return Err(PlayError::OffBoard { x, y });
+        };
+        let z = self.heights[peg];
+        if z >= self.n {
+            return Err(PlayError::PegFull { x, y });
+        }
+        Ok(self.drop_ball(peg, z))
+    }
+
+    /// Places the ball (peg checked, not full, game undecided) and detects a win.
+    #[inline(always)]
+    fn drop_ball(&mut self, peg: usize, z: u8) -> Option<Outcome> {
+        let color = usize::from(self.len & 1);
+        self.heights[peg] = z + 1;
+        self.moves[usize::from(self.len)] = peg as u8;
+        self.len += 1;
+        let b = usize::from(bit(peg as u8 & 7, peg as u8 >> 3, z));
+        self.boards[color].0[b >> 6] |= 1 << (b & 63);
+        let runs = &RUNS[usize::from(self.m)];
+        let lines = &mut self.lines[color];
+        let mut win = 0;
+        for &entry in &LINES[b][..13] {
+            let slot = usize::from(entry >> 3);
+            let v = lines[slot] | 1 << (entry & 7);
+            lines[slot] = v;
+            win |= runs[usize::from(v >> 6)] >> (v & 63);
+        }
+        self.outcome = if win & 1 == 1 {
+            Some(Outcome::Win {
+                color: Color::of_move(u32::from(self.len)),
+                at: u32::from(self.len),
+            })
+        } else if usize::from(self.len) == usize::from(self.n).pow(3) {
+            Some(Outcome::Draw)
+        } else {
+            None
+        };
+        self.outcome
+    }
+
+    /// Takes back the last ball; returns its peg, or `None` when the board is empty.
+    #[inline]
+    pub fn undo(&mut self) -> Option<(u8, u8)> {
+        let last = self.len.checked_sub(1)?;
+        self.len = last;
+        let peg = self.moves[usize::from(last)];
+        let color = usize::from(last & 1);
+        let z = self.heights[usize::from(peg)] - 1;
+        self.heights[usize::from(peg)] = z;
+        let b = usize::from(bit(peg & 7, peg >> 3, z));
+        self.boards[color].0[b >> 6] &= !(1 << (b & 63));
+        for &entry in &LINES[b][..13] {
+            self.lines[color][usize::from(entry >> 3)] &= !(1 << (entry & 7));
+        }
+        self.outcome = None;
+        Some(((peg & 7) + 1, (peg >> 3) + 1))
+    }
+
+    /// Plays uniformly random legal moves until the game is decided and returns the outcome
+    /// (at once if it already is). The playout step of Monte Carlo tree search.
+    ///
+    /// ```
+    /// use bitgames::{rng::Rng, sequence::Game};
+    /// let mut game = Game::new(7, 4)?;
+    /// let outcome = game.playout(&mut Rng::new(1));
+    /// assert_eq!(game.outcome(), Some(outcome));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn playout(&mut self, rng: &mut Rng) -> Outcome {
+        let n = u32::from(self.n);
+        loop {
+            if let Some(outcome) = self.outcome {
+                return outcome;
+            }
+            // Rejection sampling over all pegs is uniform over the open ones; when most pegs
+            // are full, count the open ones and pick one directly.
+            let mut tries = 0;
+            let peg = loop {
+                let r = rng.next_u64();
+                let x = ((r & 0xffff_ffff) * u64::from(n)) >> 32;
+                let y = ((r >> 32) * u64::from(n)) >> 32;
+                let peg = (x | y << 3) as usize;
+                if self.heights[peg] < self.n {
+                    break peg;
+                }
+                tries += 1;
+                if tries == 4 {
+                    let open = self.legal_moves().count() as u32;
+                    let (x, y) = self
+                        .legal_moves()
+                        .nth(rng.below(open) as usize)
+                        .unwrap_or((1, 1));
+                    break usize::from(x - 1) | usize::from(y - 1) << 3;
+                }
+            };
+            let z = self.heights[peg];
+            self.drop_ball(peg, z);
+        }
+    }
+
+    /// Does `color` have an m-sequence anywhere? The full-board detector on the packed cube
+    /// (independent of the incremental check that [`Game::play`] uses).
+    pub fn has_sequence(&self, color: Color) -> bool {
+        self.cube(color).has_line(self.m)
+    }
+}
+
+impl fmt::Debug for Game {
+    /// The board drawn layer by layer (`B`/`W` balls), then n, m and the outcome.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Game n={} m={} moves={} outcome={:?}",
+            self.n, self.m, self.len, self.outcome
+        )?;
+        for y in (1..=self.n).rev() {
+            for z in 1..=self.n {
+                if z > 1 {
+                    f.write_str("  ")?;
+                }
+                for x in 1..=self.n {
+                    f.write_str(match self.ball(x, y, z) {
+                        Some(Color::Black) => "B",
+                        Some(Color::White) => "W",
+                        None => ".",
+                    })?;
+                }
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl PartialEq for Game {
+    /// Same size, same balls in the same order.
+    fn eq(&self, other: &Game) -> bool {
+        self.n == other.n
+            && self.m == other.m
+            && self.moves[..usize::from(self.len)] == other.moves[..usize::from(other.len)]
+    }
+}
+
+impl Eq for Game {}

@@ -1,0 +1,188 @@
+//! The executable specification of 3-D Sequence: a plain 3-D array and a full scan of every cell
+//! in every direction after every ball. No bit tricks; slow on purpose; short enough to check by
+//! eye against `spec/sequence.md`. The fast [`Game`](super::Game) is trusted only as far as it
+//! agrees with this.
+
+use super::{Color, Outcome};
+
+/// The 13 directions of the spec, as written there.
+const DIRECTIONS: [(i32, i32, i32); 13] = [
+    (1, 0, 0),
+    (0, 1, 0),
+    (0, 0, 1),
+    (1, 1, 0),
+    (1, -1, 0),
+    (1, 0, 1),
+    (1, 0, -1),
+    (0, 1, 1),
+    (0, 1, -1),
+    (1, 1, 1),
+    (1, 1, -1),
+    (1, -1, 1),
+    (1, -1, -1),
+];
+
+/// A board of any side n ≥ 1 (not limited to 7), balls in `cells[x][y][z]` from 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    n: usize,
+    m: usize,
+    cells: Vec<Vec<Vec<Option<Color>>>>,
+    moves: u32,
+    outcome: Option<Outcome>,
+}
+
+impl Board {
+    /// An empty n×n×n board where m in a row wins.
+    pub fn new(n: usize, m: usize) -> Board {
+        Board {
+            n,
+            m,
+            cells: vec![vec![vec![None; n]; n]; n],
+            moves: 0,
+            outcome: None,
+        }
+    }
+
+    /// The ball at `(x, y, z)`, coordinates from 1; `None` when empty or off the board.
+    pub fn ball(&self, x: usize, y: usize, z: usize) -> Option<Color> {
+        if x == 0 || y == 0 || z == 0 || x > self.n || y > self.n || z > self.n {
+            return None;
+        }
+        self.cells[x - 1][y - 1][z - 1]
+    }
+
+    /// The outcome so far.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Drops a ball of the player to move on peg `(x, y)` (from 1). Returns `Err(())` and
+    /// changes nothing for a peg off the board, a full peg or a decided game; otherwise the
+    /// outcome when this ball decides the game.
+    #[allow(clippy::result_unit_err)]
+    pub fn play(&mut self, x: usize, y: usize) -> Result<Option<Outcome>, ()> {
+        if self.outcome.is_some() || x == 0 || y == 0 || x > self.n || y > self.n {
+            return Err(());
+        }
+        let peg = &mut self.cells[x - 1][y - 1];
+        let Some(z) = peg.iter().position(|c| c.is_none()) else {
+            return Err(());
+        };
+        self.moves += 1;
+        let color = Color::of_move(self.moves);
+        peg[z] = Some(color);
+        if self.has_sequence(color) {
+            self.outcome = Some(Outcome::Win {
+                color,
+                at: self.moves,
+            });
+        } else if self.moves as usize == self.n * self.n * self.n {
+            self.outcome = Some(Outcome::Draw);
+        }
+        Ok(self.outcome)
+    }
+
+    /// Does `color` have m or more balls in a row anywhere? Tries every cell as the start of a
+    /// line in every direction.
+    pub fn has_sequence(&self, color: Color) -> bool {
+        let n = self.n as i32;
+        for x in 0..n {
+            for y in 0..n {
+                for z in 0..n {
+                    for &(dx, dy, dz) in &DIRECTIONS {
+                        let mut run = 0;
+                        let (mut a, mut b, mut c) = (x, y, z);
+                        while (0..n).contains(&a)
+                            && (0..n).contains(&b)
+                            && (0..n).contains(&c)
+                            && self.cells[a as usize][b as usize][c as usize] == Some(color)
+                        {
+                            run += 1;
+                            a += dx;
+                            b += dy;
+                            c += dz;
+                        }
+                        if run >= self.m {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Judges a whole input in the judge format the plain way: split on white space, play every
+/// dataset on a [`Board`]. Returns the answer lines of the datasets judged, and `Err` with
+/// those lines when the input breaks the format (the fast judge must then fail too, after the
+/// same answers).
+pub fn judge(input: &[u8]) -> Result<Vec<String>, Vec<String>> {
+    let text = String::from_utf8_lossy(input);
+    let mut tokens = text.split_ascii_whitespace().map(|t| t.parse::<u64>().ok());
+    let mut answers = Vec::new();
+    loop {
+        let mut next = || tokens.next().flatten();
+        let (Some(n), Some(m), Some(p)) = (next(), next(), next()) else {
+            return Err(answers);
+        };
+        if (n, m, p) == (0, 0, 0) {
+            return Ok(answers);
+        }
+        if !(3..=7).contains(&n) || !(3..=n).contains(&m) || !(1..=n * n * n).contains(&p) {
+            return Err(answers);
+        }
+        let mut board = Board::new(n as usize, m as usize);
+        let mut heights = vec![0u64; (n * n) as usize];
+        let mut outcome = None;
+        for _ in 0..p {
+            let (Some(x), Some(y)) = (next(), next()) else {
+                return Err(answers);
+            };
+            if !(1..=n).contains(&x) || !(1..=n).contains(&y) {
+                return Err(answers);
+            }
+            let h = &mut heights[((x - 1) * n + (y - 1)) as usize];
+            if *h == n {
+                return Err(answers);
+            }
+            *h += 1;
+            if outcome.is_none() {
+                outcome = board
+                    .play(x as usize, y as usize)
+                    .expect("checked move on an undecided board");
+            }
+        }
+        answers.push(match outcome {
+            Some(Outcome::Win { color, at }) => format!("{color} {at}"),
+            _ => "Draw".to_string(),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_example_three_in_a_row() {
+        // Black balls at (5,1,2), (5,2,2), (5,3,2) form a 3-sequence.
+        let mut b = Board::new(5, 3);
+        for (x, y, z) in [(5, 1, 2), (5, 2, 2), (5, 3, 2)] {
+            b.cells[x - 1][y - 1][z - 1] = Some(Color::Black);
+        }
+        assert!(b.has_sequence(Color::Black));
+        assert!(!b.has_sequence(Color::White));
+    }
+
+    #[test]
+    fn sample_through_the_reference_judge() {
+        let input = include_bytes!("../../tests/data/sequence.in");
+        let want = include_str!("../../tests/data/sequence.out");
+        assert_eq!(
+            judge(input).expect("sample is valid").join("\n") + "\n",
+            want
+        );
+    }
+}
