@@ -56,9 +56,15 @@ impl Format for Judge {
     ) -> Result<Option<Outcome>, Stop> {
         let n = sc.uint("n, the board side (3..=7), or `0 0 0` to end")?;
         if n == 0 {
-            sc.uint_in("m of the end marker `0 0 0`", 0, 0)?;
-            sc.uint_in("p of the end marker `0 0 0`", 0, 0)?;
-            return Ok(None);
+            let at = sc.token_start();
+            let (m, p) = (sc.uint("m")?, sc.uint("p")?);
+            if (m, p) == (0, 0) {
+                return Ok(None);
+            }
+            return Err(Stop::bad(
+                at,
+                Problem::Rule("n = 0 is only allowed in the end marker `0 0 0`".into()),
+            ));
         }
         if !(3..=7).contains(&n) {
             return Err(sc.bad_token(Problem::OutOfRange {

@@ -166,7 +166,8 @@ const MAX_MOVES: usize = (MAX_N as usize).pow(3);
 ///
 /// Besides one [`Cube`] per colour, the game keeps every line of every direction as a byte (one
 /// bit per cell along the line), so a ball updates 13 bytes and a win is a table look-up per
-/// byte. Nothing allocates; the value is about 7 KiB.
+/// byte. Nothing allocates; the value is about 7 KiB. Two games are equal when their whole
+/// state is (size, balls, move order and outcome).
 ///
 /// ```
 /// use bitgames::sequence::{Color, Game, Outcome, PlayError};
@@ -189,7 +190,7 @@ const MAX_MOVES: usize = (MAX_N as usize).pow(3);
 /// assert_eq!(game.moves_played(), 6);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Game {
     n: u8,
     m: u8,
@@ -376,7 +377,7 @@ impl Game {
     pub fn undo(&mut self) -> Option<(u8, u8)> {
         let last = self.len.checked_sub(1)?;
         self.len = last;
-        let peg = self.moves[usize::from(last)];
+        let peg = std::mem::take(&mut self.moves[usize::from(last)]);
         let color = usize::from(last & 1);
         let z = self.heights[usize::from(peg)] - 1;
         self.heights[usize::from(peg)] = z;
@@ -464,14 +465,3 @@ impl fmt::Debug for Game {
         Ok(())
     }
 }
-
-impl PartialEq for Game {
-    /// Same size, same balls in the same order.
-    fn eq(&self, other: &Game) -> bool {
-        self.n == other.n
-            && self.m == other.m
-            && self.moves[..usize::from(self.len)] == other.moves[..usize::from(other.len)]
-    }
-}
-
-impl Eq for Game {}

@@ -1,0 +1,109 @@
+//! The parallel streaming driver: any block size and thread count gives the answers of the
+//! single-threaded run and of the reference judge, errors included.
+
+use bitgames::judge::{self, Options};
+use bitgames::rng::Rng;
+use bitgames::sequence::judge::{Judge, generate};
+use bitgames::sequence::reference;
+
+fn run(input: &[u8], threads: usize, block: usize) -> (String, Option<String>) {
+    let mut out = Vec::new();
+    let result = judge::run(&Judge, input, &mut out, Options { threads, block });
+    (
+        String::from_utf8(out).unwrap(),
+        result.err().map(|e| e.to_string()),
+    )
+}
+
+/// Random records with short games, odd white space and occasional long runs of blanks.
+fn messy_input(rng: &mut Rng, datasets: usize) -> Vec<u8> {
+    let mut text = String::new();
+    for _ in 0..datasets {
+        let n = rng.range(3, 7);
+        let m = rng.range(3, n);
+        let p = rng.range(1, n * n * n);
+        let mut heights = vec![0; (n * n) as usize];
+        text.push_str(&format!("{n} {m} {p}\n"));
+        for _ in 0..p {
+            let (x, y) = loop {
+                let (x, y) = (rng.range(1, n), rng.range(1, n));
+                let h = &mut heights[((x - 1) * n + y - 1) as usize];
+                if *h < n {
+                    *h += 1;
+                    break (x, y);
+                }
+            };
+            let sep = match rng.below(50) {
+                0 => " \t ".to_string(),
+                1 => " ".repeat(rng.range(1, 300) as usize),
+                _ => " ".to_string(),
+            };
+            text.push_str(&format!("{x}{sep}{y}\n"));
+        }
+    }
+    text.push_str("0 0 0\n");
+    text.into_bytes()
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn every_block_size_and_thread_count_agrees_with_the_reference() {
+    let mut rng = Rng::new(11);
+    for round in 0..6 {
+        let input = messy_input(&mut rng, 40 + round * 30);
+        let want = reference::judge(&input).expect("valid input");
+        let want = want.join("\n") + "\n";
+        for threads in [1, 2, 3, 4] {
+            for block in [64, 100, 1000, 4096, 1 << 16] {
+                let (out, err) = run(&input, threads, block);
+                assert_eq!(err, None, "threads {threads} block {block}");
+                assert_eq!(out, want, "threads {threads} block {block}");
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn an_error_deep_in_a_large_input_keeps_every_earlier_answer() {
+    let mut input = Vec::new();
+    generate(&mut input, 3000, 7, 5).unwrap();
+    let clean_lines = input.iter().filter(|&&b| b == b'\n').count();
+    let want = reference::judge(&input).expect("valid input");
+    // Replace the end marker by a bad dataset header: n = 9.
+    input.truncate(input.len() - "0 0 0\n".len());
+    input.extend_from_slice(b"7 4 1\n9 1\n");
+    let expected_line = clean_lines + 1;
+    for threads in [1, 2] {
+        for block in [4096, 1 << 20] {
+            let (out, err) = run(&input, threads, block);
+            assert_eq!(out.lines().count(), 3000);
+            assert_eq!(out, want.join("\n") + "\n");
+            assert_eq!(
+                err.as_deref(),
+                Some(format!("{expected_line}:1: dataset 3001: x = 9 is outside 1..=7").as_str()),
+                "threads {threads} block {block}"
+            );
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn truncated_inputs_fail_after_the_same_answers_as_the_reference() {
+    let mut rng = Rng::new(12);
+    let input = messy_input(&mut rng, 30);
+    for cut in (0..input.len()).step_by(input.len() / 40 + 1) {
+        let part = &input[..cut];
+        let reference = reference::judge(part);
+        for threads in [1, 2] {
+            let (out, err) = run(part, threads, 128);
+            let answers: Vec<String> = out.lines().map(str::to_string).collect();
+            match &reference {
+                Ok(want) => panic!("a cut input cannot be valid: {want:?}"),
+                Err(want) => assert_eq!(&answers, want, "cut {cut}"),
+            }
+            assert!(err.is_some(), "cut {cut}");
+        }
+    }
+}

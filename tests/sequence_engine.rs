@@ -1,0 +1,261 @@
+//! The fast sequence engine against the reference: incremental check, full-board detector and
+//! the plain full scan must agree after every ball.
+
+use bitgames::rng::Rng;
+use bitgames::sequence::reference::Board;
+use bitgames::sequence::{Color, Cube, DIRECTIONS, Game, Outcome, PlayError};
+use bitgames::simd::Backend;
+use proptest::prelude::*;
+
+/// Plays `pegs` (indices into the n×n pegs, full pegs skipped) on both engines, comparing after
+/// every ball; returns the fast game.
+fn play_both(n: u8, m: u8, pegs: &[u8]) -> Game {
+    let mut game = Game::new(n, m).unwrap();
+    let mut board = Board::new(n.into(), m.into());
+    for &i in pegs {
+        let (x, y) = (i % n + 1, i / n % n + 1);
+        let fast = game.play(x, y);
+        let slow = board.play(x.into(), y.into());
+        match (fast, slow) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "move ({x}, {y})\n{game:?}"),
+            (Err(PlayError::PegFull { .. } | PlayError::GameOver), Err(())) => {}
+            (a, b) => panic!("fast {a:?} vs reference {b:?} at ({x}, {y})\n{game:?}"),
+        }
+        assert_eq!(game.outcome(), board.outcome());
+        for color in [Color::Black, Color::White] {
+            let want = board.has_sequence(color);
+            for backend in Backend::ALL {
+                assert_eq!(
+                    game.cube(color).has_line_on(backend, m),
+                    want,
+                    "{backend:?}"
+                );
+            }
+        }
+        for (x, y, z) in cells(n) {
+            assert_eq!(game.ball(x, y, z), board.ball(x.into(), y.into(), z.into()));
+        }
+    }
+    game
+}
+
+fn cells(n: u8) -> impl Iterator<Item = (u8, u8, u8)> {
+    (1..=n).flat_map(move |x| (1..=n).flat_map(move |y| (1..=n).map(move |z| (x, y, z))))
+}
+
+fn size() -> impl Strategy<Value = (u8, u8)> {
+    (3u8..=7).prop_flat_map(|n| (Just(n), 3u8..=n))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn fast_and_reference_agree_after_every_ball(
+        (n, m) in size(),
+        pegs in proptest::collection::vec(0u8..49, 0..400),
+    ) {
+        play_both(n, m, &pegs);
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn undo_restores_the_exact_state(
+        (n, m) in size(),
+        pegs in proptest::collection::vec(0u8..49, 0..120),
+        split in 0usize..120,
+    ) {
+        let split = split.min(pegs.len());
+        let mut game = play_both(n, m, &pegs[..split]);
+        let before = game.clone();
+        let mut played = 0;
+        for &i in &pegs[split..] {
+            if game.play(i % n + 1, i / n % n + 1).is_ok() {
+                played += 1;
+            }
+        }
+        for _ in 0..played {
+            prop_assert!(game.undo().is_some());
+        }
+        prop_assert!(game == before, "{game:?}\nvs\n{before:?}");
+    }
+}
+
+/// The directions (indices into [`DIRECTIONS`]) in which the ball at `(x, y, z)` lies on a run
+/// of at least m balls of its colour, counted by walking the reference board.
+fn winning_directions(board: &Board, m: usize, (x, y, z): (usize, usize, usize)) -> Vec<usize> {
+    let color = board.ball(x, y, z);
+    let mut found = Vec::new();
+    for (d, &(dx, dy, dz)) in DIRECTIONS.iter().enumerate() {
+        let mut run = 1;
+        for sign in [-1i64, 1] {
+            let (mut a, mut b, mut c) = (x as i64, y as i64, z as i64);
+            loop {
+                a += sign * i64::from(dx);
+                b += sign * i64::from(dy);
+                c += sign * i64::from(dz);
+                if a < 1 || b < 1 || c < 1 {
+                    break;
+                }
+                if board.ball(a as usize, b as usize, c as usize) != color {
+                    break;
+                }
+                run += 1;
+            }
+        }
+        if run >= m {
+            found.push(d);
+        }
+    }
+    found
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn random_games_win_in_all_13_directions_and_agree() {
+    let mut rng = Rng::new(2026);
+    let mut seen = [0u32; 13];
+    for round in 0..4000 {
+        let n = 4 + (round % 4) as u8;
+        let m = 3 + (round / 4 % 2) as u8;
+        let mut game = Game::new(n, m).unwrap();
+        let mut board = Board::new(n.into(), m.into());
+        while game.outcome().is_none() {
+            let (x, y) = (rng.range(1, n.into()) as u8, rng.range(1, n.into()) as u8);
+            let fast = game.play(x, y);
+            let slow = board.play(x.into(), y.into());
+            assert_eq!(fast.is_ok(), slow.is_ok());
+            assert_eq!(fast.ok(), slow.ok());
+            if let Ok(Some(Outcome::Win { .. })) = fast {
+                let z = game.height(x, y).unwrap();
+                for d in winning_directions(&board, m.into(), (x.into(), y.into(), z.into())) {
+                    seen[d] += 1;
+                }
+            }
+        }
+    }
+    assert!(seen.iter().all(|&c| c > 0), "wins per direction: {seen:?}");
+}
+
+#[test]
+fn a_ball_joining_two_runs_makes_a_longer_run_and_wins() {
+    // Black: (1,1) (2,1) (4,1) (5,1), then (3,1) joins them into five in a row (m = 3).
+    let black = [(1, 1), (2, 1), (4, 1), (5, 1), (3, 1)];
+    let white = [(1, 7), (4, 7), (7, 7), (7, 4)];
+    let mut game = Game::new(7, 3).unwrap();
+    let mut board = Board::new(7, 3);
+    for k in 0..9 {
+        let (x, y) = if k % 2 == 0 {
+            black[k / 2]
+        } else {
+            white[k / 2]
+        };
+        let fast = game.play(x, y).unwrap();
+        assert_eq!(Ok(fast), board.play(x.into(), y.into()));
+        if k < 8 {
+            assert_eq!(fast, None, "no sequence before move {}", k + 1);
+        } else {
+            assert_eq!(
+                fast,
+                Some(Outcome::Win {
+                    color: Color::Black,
+                    at: 9
+                })
+            );
+        }
+    }
+    assert!(game.has_sequence(Color::Black));
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn full_board_draws_and_wins_by_the_last_ball() {
+    let mut rng = Rng::new(7);
+    let (mut draws, mut last_ball_wins) = (0, 0);
+    // On 6×6×6 with m = 6 about 1.3 % of random games are drawn and 0.15 % won by the last ball.
+    for _ in 0..40_000 {
+        let mut game = Game::new(6, 6).unwrap();
+        let outcome = game.playout(&mut rng);
+        let history: Vec<(u8, u8)> = game.history().collect();
+        let last = history.len() == 216;
+        let interesting = match outcome {
+            Outcome::Draw => last,
+            Outcome::Win { at, .. } => at == 216,
+        };
+        if !interesting {
+            continue;
+        }
+        // Replay on the reference: the same outcome at the same move.
+        let mut board = Board::new(6, 6);
+        let mut result = None;
+        for &(x, y) in &history {
+            result = board.play(x.into(), y.into()).unwrap();
+        }
+        assert_eq!(result, Some(outcome));
+        match outcome {
+            Outcome::Draw => draws += 1,
+            Outcome::Win { .. } => last_ball_wins += 1,
+        }
+        if draws >= 3 && last_ball_wins >= 2 {
+            break;
+        }
+    }
+    assert!(draws > 0, "no full-board draw found");
+    assert!(last_ball_wins > 0, "no win by the last ball found");
+}
+
+#[test]
+fn every_line_of_every_length_is_found_by_every_backend() {
+    for (d, &(dx, dy, dz)) in DIRECTIONS.iter().enumerate() {
+        for m in 2u8..=7 {
+            for (x, y, z) in cells(7) {
+                let (x, y, z) = (i32::from(x) - 1, i32::from(y) - 1, i32::from(z) - 1);
+                let line: Vec<(i32, i32, i32)> = (0..i32::from(m))
+                    .map(|k| {
+                        (
+                            x + k * i32::from(dx),
+                            y + k * i32::from(dy),
+                            z + k * i32::from(dz),
+                        )
+                    })
+                    .collect();
+                if !line.iter().all(|&(a, b, c)| {
+                    (0..7).contains(&a) && (0..7).contains(&b) && (0..7).contains(&c)
+                }) {
+                    continue;
+                }
+                let cube = line.iter().fold(Cube::EMPTY, |c, &(a, b, z)| {
+                    c.with(a as u8, b as u8, z as u8)
+                });
+                let (a, b, c) = line[1];
+                let broken = cube.without(a as u8, b as u8, c as u8);
+                for backend in Backend::ALL {
+                    assert!(
+                        cube.has_line_on(backend, m),
+                        "{backend:?} d={d} m={m}\n{cube:?}"
+                    );
+                    assert!(!cube.has_line_on(backend, m + 1), "{backend:?} d={d} m={m}");
+                    assert!(!broken.has_line_on(backend, m), "{backend:?} d={d} m={m}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn errors_leave_the_game_unchanged() {
+    let mut game = Game::new(3, 3).unwrap();
+    for _ in 0..3 {
+        game.play(2, 2).unwrap();
+    }
+    let before = game.clone();
+    assert_eq!(game.play(2, 2), Err(PlayError::PegFull { x: 2, y: 2 }));
+    assert_eq!(game.play(0, 1), Err(PlayError::OffBoard { x: 0, y: 1 }));
+    assert_eq!(game.play(1, 4), Err(PlayError::OffBoard { x: 1, y: 4 }));
+    assert!(game == before);
+    assert_eq!(game.legal_moves().count(), 8);
+    assert!(Game::new(8, 3).is_err());
+    assert!(Game::new(5, 6).is_err());
+    assert!(Game::new(0, 0).is_err());
+}
