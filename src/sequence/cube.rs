@@ -173,9 +173,13 @@ impl fmt::Debug for Cube {
 /// box is 8³ − 7³ = 169).
 pub(crate) const LINE_SLOTS: usize = 256;
 
-/// For every cell bit and direction: the line through the cell, as `slot << 3 | position`, where
-/// `slot = direction * LINE_SLOTS + line id` and `position` is the cell's index along the line.
-/// Built at compile time by walking every line from its first cell.
+/// Size of a line table: all slots of the 13 directions, rounded up to a power of two so that
+/// masking an index proves it in bounds.
+pub(crate) const SLOTS: usize = 4096;
+
+/// For every cell bit and direction: the line through the cell, as `position << 12 | slot`,
+/// where `slot = direction * LINE_SLOTS + line id` (< [`SLOTS`]) and `position` is the cell's
+/// index along the line. Built at compile time by walking every line from its first cell.
 pub(crate) static LINES: [[u16; 16]; 512] = {
     let mut table = [[0u16; 16]; 512];
     let mut d = 0;
@@ -195,7 +199,7 @@ pub(crate) static LINES: [[u16; 16]; 512] = {
                 let (mut cx, mut cy, mut cz, mut pos) = (x, y, z, 0);
                 while cx >= 0 && cy >= 0 && cz >= 0 && cx < 8 && cy < 8 && cz < 8 {
                     let b = (cx + 8 * cy + 64 * cz) as usize;
-                    table[b][d] = (((d * LINE_SLOTS + next_id) << 3) | pos) as u16;
+                    table[b][d] = ((pos << 12) | (d * LINE_SLOTS + next_id)) as u16;
                     cx += dx as i32;
                     cy += dy as i32;
                     cz += dz as i32;
@@ -205,15 +209,15 @@ pub(crate) static LINES: [[u16; 16]; 512] = {
             }
             start += 1;
         }
-        assert!(next_id <= LINE_SLOTS);
+        assert!(next_id <= LINE_SLOTS && 13 * LINE_SLOTS <= SLOTS);
         d += 1;
     }
     table
 };
 
-/// `RUNS[m]` has bit `v` set when the byte `v` holds `m` or more consecutive set bits.
-pub(crate) static RUNS: [[u64; 4]; 9] = {
-    let mut table = [[0u64; 4]; 9];
+/// `RUNS[m][v]` is 1 when the byte `v` holds `m` or more consecutive set bits, else 0.
+pub(crate) static RUNS: [[u8; 256]; 9] = {
+    let mut table = [[0u8; 256]; 9];
     let mut m = 0;
     while m <= 8 {
         let mut v = 0;
@@ -232,7 +236,7 @@ pub(crate) static RUNS: [[u64; 4]; 9] = {
                 i += 1;
             }
             if best >= m {
-                table[m][v / 64] |= 1 << (v % 64);
+                table[m][v] = 1;
             }
             v += 1;
         }
@@ -262,13 +266,9 @@ mod tests {
                 let (nx, ny, nz) = (x + dx as i32, y + dy as i32, z + dz as i32);
                 if (0..8).contains(&nx) && (0..8).contains(&ny) && (0..8).contains(&nz) {
                     let nb = (nx + 8 * ny + 64 * nz) as usize;
-                    assert_eq!(
-                        LINES[nb][d],
-                        e + 1,
-                        "next cell shares the line, one further"
-                    );
+                    assert_eq!(LINES[nb][d], e + (1 << 12), "same line, one further");
                 }
-                assert_eq!(usize::from(e >> 3) / LINE_SLOTS, d);
+                assert_eq!(usize::from(e & 0xfff) / LINE_SLOTS, d);
             }
         }
     }
@@ -279,7 +279,7 @@ mod tests {
             for v in 0..256usize {
                 let s = format!("{v:08b}");
                 let want = s.contains(&"1".repeat(m));
-                assert_eq!(table[v / 64] >> (v % 64) & 1 == 1, want, "m={m} v={v}");
+                assert_eq!(table[v] == 1, want, "m={m} v={v}");
             }
         }
     }

@@ -19,7 +19,7 @@ use std::fmt;
 
 use crate::rng::Rng;
 pub use cube::{Cube, DIRECTIONS, MAX_N, STRIDES};
-use cube::{LINE_SLOTS, LINES, RUNS, bit};
+use cube::{LINES, RUNS, SLOTS, bit};
 
 /// A player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -159,7 +159,6 @@ fn check_size(n: u8, m: u8) -> Result<(), NewGameError> {
     Ok(())
 }
 
-const SLOTS: usize = 13 * LINE_SLOTS;
 const MAX_MOVES: usize = (MAX_N as usize).pow(3);
 
 /// A game of 3-D Sequence: play, undo and O(13) win detection.
@@ -221,9 +220,19 @@ impl Game {
         })
     }
 
-    /// Empties the board, keeping n and m (cheaper than a new game: only played lines are cleared).
+    /// Empties the board, keeping n and m (cheaper than a new game: a short game is undone
+    /// ball by ball, a long one cleared wholesale).
     pub fn reset(&mut self) {
-        while self.undo().is_some() {}
+        if self.len > 32 {
+            self.len = 0;
+            self.outcome = None;
+            self.heights = [0; 64];
+            self.boards = [Cube::EMPTY; 2];
+            self.lines = [[0; SLOTS]; 2];
+            self.moves = [0; MAX_MOVES];
+        } else {
+            while self.undo().is_some() {}
+        }
     }
 
     /// Empties the board for a game of a new size, reusing this value's memory.
@@ -354,12 +363,12 @@ impl Game {
         let lines = &mut self.lines[color];
         let mut win = 0;
         for &entry in &LINES[b][..13] {
-            let slot = usize::from(entry >> 3);
-            let v = lines[slot] | 1 << (entry & 7);
+            let slot = usize::from(entry) & (SLOTS - 1);
+            let v = lines[slot] | 1 << (entry >> 12);
             lines[slot] = v;
-            win |= runs[usize::from(v >> 6)] >> (v & 63);
+            win |= runs[usize::from(v)];
         }
-        self.outcome = if win & 1 == 1 {
+        self.outcome = if win != 0 {
             Some(Outcome::Win {
                 color: Color::of_move(u32::from(self.len)),
                 at: u32::from(self.len),
@@ -384,7 +393,7 @@ impl Game {
         let b = usize::from(bit(peg & 7, peg >> 3, z));
         self.boards[color].0[b >> 6] &= !(1 << (b & 63));
         for &entry in &LINES[b][..13] {
-            self.lines[color][usize::from(entry >> 3)] &= !(1 << (entry & 7));
+            self.lines[color][usize::from(entry) & (SLOTS - 1)] &= !(1 << (entry >> 12));
         }
         self.outcome = None;
         Some(((peg & 7) + 1, (peg >> 3) + 1))

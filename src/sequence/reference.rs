@@ -119,8 +119,17 @@ impl Board {
 /// those lines when the input breaks the format (the fast judge must then fail too, after the
 /// same answers).
 pub fn judge(input: &[u8]) -> Result<Vec<String>, Vec<String>> {
-    let text = String::from_utf8_lossy(input);
-    let mut tokens = text.split_ascii_whitespace().map(|t| t.parse::<u64>().ok());
+    // Tokens are separated by ASCII white space (C's isspace); a token is decimal digits only.
+    let mut tokens = input
+        .split(|&c| c == b' ' || (b'\t'..=b'\r').contains(&c))
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let digits = std::str::from_utf8(t).ok()?;
+            if !digits.bytes().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            digits.parse::<u64>().ok()
+        });
     let mut answers = Vec::new();
     loop {
         let mut next = || tokens.next().flatten();

@@ -155,6 +155,21 @@ impl V256x2 {
     }
 }
 
+impl V256x2 {
+    /// Words `k..k + 4` shifted right by `right` bits, the bits of the next word coming in at
+    /// the top (`left = 64 - right`).
+    #[inline(always)]
+    fn funnel(self, k: u32, right: __m256i, left: __m256i) -> __m256i {
+        // SAFETY: only called inside AVX2 leaf functions. Variable shifts by 64 give zero.
+        unsafe {
+            _mm256_or_si256(
+                _mm256_srlv_epi64(self.words_from(k), right),
+                _mm256_sllv_epi64(self.words_from(k + 1), left),
+            )
+        }
+    }
+}
+
 impl Vector for V256x2 {
     #[inline(always)]
     fn load(words: &[u64; 8]) -> Self {
@@ -182,20 +197,11 @@ impl Vector for V256x2 {
     fn shr(self, bits: u32) -> Self {
         let q = bits / 64;
         let r = i64::from(bits % 64);
-        // SAFETY: only called inside AVX2 leaf functions. Variable shifts by 64 give zero.
-        unsafe {
-            let right = _mm256_set1_epi64x(r);
-            let left = _mm256_set1_epi64x(64 - r);
-            let part = |k: u32| {
-                _mm256_or_si256(
-                    _mm256_srlv_epi64(self.words_from(k), right),
-                    _mm256_sllv_epi64(self.words_from(k + 1), left),
-                )
-            };
-            V256x2 {
-                lo: part(q),
-                hi: part(q + 4),
-            }
+        // SAFETY: only called inside AVX2 leaf functions.
+        let (right, left) = unsafe { (_mm256_set1_epi64x(r), _mm256_set1_epi64x(64 - r)) };
+        V256x2 {
+            lo: self.funnel(q, right, left),
+            hi: self.funnel(q + 4, right, left),
         }
     }
 
@@ -236,9 +242,9 @@ impl Vector for V512 {
             let lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
             let idx = _mm512_add_epi64(lanes, _mm512_set1_epi64(q));
             let idx1 = _mm512_add_epi64(idx, _mm512_set1_epi64(1));
-            let keep = |k: i64| (0xffu32 >> k.min(8)) as u8;
-            let lo = _mm512_maskz_permutexvar_epi64(keep(q), idx, self.0);
-            let hi = _mm512_maskz_permutexvar_epi64(keep(q + 1), idx1, self.0);
+            let lo = _mm512_maskz_permutexvar_epi64((0xffu32 >> q.min(8)) as u8, idx, self.0);
+            let hi =
+                _mm512_maskz_permutexvar_epi64((0xffu32 >> (q + 1).min(8)) as u8, idx1, self.0);
             V512(_mm512_or_si512(
                 _mm512_srlv_epi64(lo, _mm512_set1_epi64(r)),
                 _mm512_sllv_epi64(hi, _mm512_set1_epi64(64 - r)),

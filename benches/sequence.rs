@@ -1,0 +1,60 @@
+//! Throughput of the sequence judge (MB/s of judge input) and of random playouts (moves/s).
+//!
+//! `cargo bench --bench sequence`
+
+use std::hint::black_box;
+
+use bitgames::judge::{self, Options};
+use bitgames::rng::Rng;
+use bitgames::sequence::{Game, judge::Judge, judge::generate};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn judge_throughput(c: &mut Criterion) {
+    // 50 000 games on n = 7, every game recorded to the full board (about 70 MB).
+    let mut input = Vec::new();
+    generate(&mut input, 50_000, 7, 1).unwrap();
+    let mut group = c.benchmark_group("sequence_judge");
+    group.throughput(Throughput::Bytes(input.len() as u64));
+    group.sample_size(10);
+    let mut out = Vec::with_capacity(1 << 20);
+    for (name, options) in [
+        ("one_thread", Options::single_threaded()),
+        ("all_cores", Options::default()),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                out.clear();
+                let summary = judge::run(&Judge, &input[..], &mut out, options).unwrap();
+                assert_eq!(summary.datasets, 50_000);
+                black_box(&out);
+            })
+        });
+    }
+    group.finish();
+}
+
+fn playouts(c: &mut Criterion) {
+    // A fixed batch of 1000 random games (n = 7, m = 4): the same moves every iteration.
+    const GAMES: usize = 1000;
+    let batch = |game: &mut Game| {
+        let mut rng = Rng::new(42);
+        let mut moves = 0;
+        for _ in 0..GAMES {
+            game.reset();
+            game.playout(&mut rng);
+            moves += u64::from(game.moves_played());
+        }
+        moves
+    };
+    let mut game = Game::new(7, 4).unwrap();
+    let moves = batch(&mut game);
+    let mut group = c.benchmark_group("sequence_playout");
+    group.throughput(Throughput::Elements(moves));
+    group.bench_function("n7_m4_1000_games", |b| {
+        b.iter(|| assert_eq!(batch(black_box(&mut game)), moves))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, judge_throughput, playouts);
+criterion_main!(benches);

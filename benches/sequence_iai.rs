@@ -1,0 +1,66 @@
+//! Instruction counts (callgrind, via gungraun) of the sequence hot paths: one `play` with the
+//! incremental check, and one full-board detector call. Each bench asserts its result.
+//!
+//! `cargo bench --bench sequence_iai` (needs `gungraun-runner` of the same version and valgrind).
+
+use std::hint::black_box;
+
+use bitgames::rng::Rng;
+use bitgames::sequence::{Color, Cube, Game, Outcome};
+use bitgames::simd::Backend;
+use gungraun::{library_benchmark, library_benchmark_group, main};
+
+/// A mid-game position on n = 7, m = 4: 40 random balls, no sequence yet, Black to move.
+/// Boxed, so that handing it to the bench moves a pointer, not 7 KiB.
+fn mid_game() -> Box<Game> {
+    let mut rng = Rng::new(5);
+    loop {
+        let mut game = Game::new(7, 4).unwrap();
+        while game.moves_played() < 40 && game.outcome().is_none() {
+            let (x, y) = (rng.range(1, 7) as u8, rng.range(1, 7) as u8);
+            let _ = game.play(x, y);
+        }
+        if game.outcome().is_none() && game.height(4, 4) < Some(7) {
+            return Box::new(game);
+        }
+    }
+}
+
+/// Black's balls of a full random n = 7 board without a 5-sequence of Black's. The SIMD back
+/// end is detected here, so the bench counts the detector alone.
+fn crowded_cube() -> Cube {
+    Backend::detect();
+    let mut rng = Rng::new(9);
+    loop {
+        let mut game = Game::new(7, 7).unwrap();
+        game.playout(&mut rng);
+        let cube = game.cube(Color::Black);
+        if !cube.has_line(5) {
+            return cube;
+        }
+    }
+}
+
+#[library_benchmark]
+#[bench::mid_game(setup = mid_game)]
+fn play_with_incremental_check(mut game: Box<Game>) -> Option<Outcome> {
+    let before = game.moves_played();
+    let result = black_box(game.play(black_box(4), black_box(4))).unwrap();
+    assert_eq!(game.moves_played(), before + 1);
+    result
+}
+
+#[library_benchmark]
+#[bench::crowded(setup = crowded_cube)]
+fn full_board_detector(cube: Cube) -> bool {
+    let found = black_box(black_box(cube).has_line(black_box(5)));
+    assert!(!found);
+    found
+}
+
+library_benchmark_group!(
+    name = sequence;
+    benchmarks = play_with_incremental_check, full_board_detector
+);
+
+main!(library_benchmark_groups = sequence);
