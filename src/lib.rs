@@ -38,3 +38,8 @@ pub mod sequence;
 pub mod simd;
 
 pub use judge::{JudgeError, Options};
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
