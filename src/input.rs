@@ -145,6 +145,20 @@ impl<'a> Scanner<'a> {
         self.buf
     }
 
+    /// The bytes not read yet, for format-specific fast paths.
+    #[inline(always)]
+    pub fn remaining(&self) -> &'a [u8] {
+        &self.buf[self.pos..]
+    }
+
+    /// Consumes `k` bytes (at most the rest) that a fast path has checked itself; the token
+    /// start moves to the old position.
+    #[inline(always)]
+    pub fn consume(&mut self, k: usize) {
+        self.token = self.pos;
+        self.pos = (self.pos + k).min(self.buf.len());
+    }
+
     /// Skips white space.
     #[inline(always)]
     pub fn skip_space(&mut self) {

@@ -177,11 +177,21 @@ pub(crate) const LINE_SLOTS: usize = 256;
 /// masking an index proves it in bounds.
 pub(crate) const SLOTS: usize = 4096;
 
-/// For every cell bit and direction: the line through the cell, as `position << 12 | slot`,
-/// where `slot = direction * LINE_SLOTS + line id` (< [`SLOTS`]) and `position` is the cell's
-/// index along the line. Built at compile time by walking every line from its first cell.
-pub(crate) static LINES: [[u16; 16]; 512] = {
-    let mut table = [[0u16; 16]; 512];
+/// The line table: for every cell bit and direction, the slot of the line through the cell
+/// (`direction * LINE_SLOTS + line id`, < [`SLOTS`]) and the cell's bit in that line's byte.
+/// Built at compile time by walking every line from its first cell.
+pub(crate) struct Lines {
+    /// `slot[b][d]`: the line of direction `d` through cell bit `b`.
+    pub(crate) slot: [[u16; 16]; 512],
+    /// `bit[b][d]`: `1 << position` of cell bit `b` along that line.
+    pub(crate) bit: [[u8; 16]; 512],
+}
+
+pub(crate) static LINES: Lines = {
+    let mut table = Lines {
+        slot: [[0; 16]; 512],
+        bit: [[0; 16]; 512],
+    };
     let mut d = 0;
     while d < 13 {
         let (dx, dy, dz) = DIRECTIONS[d];
@@ -199,7 +209,8 @@ pub(crate) static LINES: [[u16; 16]; 512] = {
                 let (mut cx, mut cy, mut cz, mut pos) = (x, y, z, 0);
                 while cx >= 0 && cy >= 0 && cz >= 0 && cx < 8 && cy < 8 && cz < 8 {
                     let b = (cx + 8 * cy + 64 * cz) as usize;
-                    table[b][d] = ((pos << 12) | (d * LINE_SLOTS + next_id)) as u16;
+                    table.slot[b][d] = (d * LINE_SLOTS + next_id) as u16;
+                    table.bit[b][d] = 1 << pos;
                     cx += dx as i32;
                     cy += dy as i32;
                     cz += dz as i32;
@@ -260,15 +271,17 @@ mod tests {
     #[test]
     fn line_table_walks_each_line_in_order() {
         for (d, &(dx, dy, dz)) in DIRECTIONS.iter().enumerate() {
-            for (b, entries) in LINES.iter().enumerate() {
-                let e = entries[d];
+            for b in 0..512 {
+                let (slot, bit) = (LINES.slot[b][d], LINES.bit[b][d]);
                 let (x, y, z) = ((b & 7) as i32, (b >> 3 & 7) as i32, (b >> 6) as i32);
                 let (nx, ny, nz) = (x + dx as i32, y + dy as i32, z + dz as i32);
                 if (0..8).contains(&nx) && (0..8).contains(&ny) && (0..8).contains(&nz) {
                     let nb = (nx + 8 * ny + 64 * nz) as usize;
-                    assert_eq!(LINES[nb][d], e + (1 << 12), "same line, one further");
+                    assert_eq!(LINES.slot[nb][d], slot, "the next cell shares the line");
+                    assert_eq!(LINES.bit[nb][d], bit << 1, "one position further");
                 }
-                assert_eq!(usize::from(e & 0xfff) / LINE_SLOTS, d);
+                assert_eq!(usize::from(slot) / LINE_SLOTS, d);
+                assert!(bit.is_power_of_two());
             }
         }
     }

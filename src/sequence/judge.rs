@@ -128,6 +128,20 @@ impl Format for Judge {
 /// Reads one move; returns the peg and the offset of its x token.
 #[inline(always)]
 fn read_move(sc: &mut Scanner<'_>, n: u8) -> Result<(u8, u8, usize), Stop> {
+    // Fast path for the usual layout, a line `x y` of two digits: the five bytes
+    // "\nX Y\n" checked at once in one word. Anything else takes the general path.
+    if let Some(word) = sc.remaining().first_chunk::<8>() {
+        let w = u64::from_le_bytes(*word);
+        if w & 0xff_00ff_00ff == 0x0a_0020_000a {
+            let x = (w >> 8) as u8;
+            let y = (w >> 24) as u8;
+            let (x, y) = (x.wrapping_sub(b'0'), y.wrapping_sub(b'0'));
+            if x.wrapping_sub(1) < n && y.wrapping_sub(1) < n {
+                sc.consume(4);
+                return Ok((x, y, sc.token_start() + 1));
+            }
+        }
+    }
     let x = sc.uint_in("x", 1, u64::from(n))? as u8;
     let at = sc.token_start();
     let y = sc.uint_in("y", 1, u64::from(n))? as u8;

@@ -226,10 +226,12 @@ impl Game {
         if self.len > 32 {
             self.len = 0;
             self.outcome = None;
-            self.heights = [0; 64];
+            self.heights.fill(0);
             self.boards = [Cube::EMPTY; 2];
-            self.lines = [[0; SLOTS]; 2];
-            self.moves = [0; MAX_MOVES];
+            for lines in &mut self.lines {
+                lines.fill(0);
+            }
+            self.moves.fill(0);
         } else {
             while self.undo().is_some() {}
         }
@@ -362,9 +364,10 @@ impl Game {
         let runs = &RUNS[usize::from(self.m)];
         let lines = &mut self.lines[color];
         let mut win = 0;
-        for &entry in &LINES[b][..13] {
-            let slot = usize::from(entry) & (SLOTS - 1);
-            let v = lines[slot] | 1 << (entry >> 12);
+        let (slots, bits) = (&LINES.slot[b], &LINES.bit[b]);
+        for d in 0..13 {
+            let slot = usize::from(slots[d]) & (SLOTS - 1);
+            let v = lines[slot] | bits[d];
             lines[slot] = v;
             win |= runs[usize::from(v)];
         }
@@ -392,8 +395,9 @@ impl Game {
         self.heights[usize::from(peg)] = z;
         let b = usize::from(bit(peg & 7, peg >> 3, z));
         self.boards[color].0[b >> 6] &= !(1 << (b & 63));
-        for &entry in &LINES[b][..13] {
-            self.lines[color][usize::from(entry) & (SLOTS - 1)] &= !(1 << (entry >> 12));
+        let (slots, bits) = (&LINES.slot[b], &LINES.bit[b]);
+        for d in 0..13 {
+            self.lines[color][usize::from(slots[d]) & (SLOTS - 1)] &= !bits[d];
         }
         self.outcome = None;
         Some(((peg & 7) + 1, (peg >> 3) + 1))
