@@ -287,6 +287,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore)]
     fn runs_table_matches_a_string_search() {
         for (m, table) in RUNS.iter().enumerate() {
             for (v, &entry) in table.iter().enumerate() {
@@ -307,6 +308,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore)]
     fn no_line_wraps_through_the_padding() {
         // Two cells of a side-7 board whose bits differ by a direction's stride are neighbours
         // in that direction: no shift can join cells across an edge.
