@@ -259,3 +259,19 @@ fn errors_leave_the_game_unchanged() {
     assert!(Game::new(5, 6).is_err());
     assert!(Game::new(0, 0).is_err());
 }
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn every_judge_size_agrees_with_the_reference() {
+    let mut rng = Rng::new(99);
+    for n in 3u8..=7 {
+        for m in 3u8..=n {
+            for _ in 0..12 {
+                let pegs: Vec<u8> = (0..u32::from(n).pow(3) + 20)
+                    .map(|_| rng.below(u32::from(n * n)) as u8)
+                    .collect();
+                play_both(n, m, &pegs);
+            }
+        }
+    }
+}
