@@ -281,26 +281,42 @@ impl Origin {
     }
 }
 
-/// Reads until `buf` is full or the input ends; returns whether it ended.
-fn fill(input: &mut impl Read, buf: &mut Vec<u8>, cap: usize) -> io::Result<bool> {
-    let mut len = buf.len();
-    buf.resize(cap, 0);
-    let ended = loop {
-        if len == cap {
-            break false;
-        }
-        match input.read(&mut buf[len..]) {
-            Ok(0) => break true,
-            Ok(n) => len += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                buf.truncate(len);
-                return Err(e);
+/// The input buffer: `data` is allocated (and zeroed) only when it grows; `filled` bytes of it
+/// hold input.
+struct Block {
+    data: Vec<u8>,
+    filled: usize,
+}
+
+impl Block {
+    /// Reads until the buffer is full or the input ends; returns whether it ended.
+    fn fill(&mut self, input: &mut impl Read) -> io::Result<bool> {
+        while self.filled < self.data.len() {
+            match input.read(&mut self.data[self.filled..]) {
+                Ok(0) => return Ok(true),
+                Ok(n) => self.filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
             }
         }
-    };
-    buf.truncate(len);
-    Ok(ended)
+        Ok(false)
+    }
+
+    /// The bytes read.
+    fn bytes(&self) -> &[u8] {
+        &self.data[..self.filled]
+    }
+
+    /// Drops the first `pos` bytes, keeping the rest at the front.
+    fn consume(&mut self, pos: usize) {
+        self.data.copy_within(pos..self.filled, 0);
+        self.filled -= pos;
+    }
+
+    /// Doubles the capacity.
+    fn grow(&mut self) {
+        self.data.resize(self.data.len() * 2, 0);
+    }
 }
 
 /// Judges all of `input` in `format`, writing the answers to `output` in input order.
@@ -315,7 +331,10 @@ pub fn run<F: Format>(
     options: Options,
 ) -> Result<Summary, JudgeError> {
     let threads = options.threads.max(1);
-    let mut cap = options.block.max(64) * threads;
+    let mut block = Block {
+        data: vec![0; options.block.max(64) * threads],
+        filled: 0,
+    };
     let pool = if threads > 1 {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -324,7 +343,6 @@ pub fn run<F: Format>(
     } else {
         None
     };
-    let mut buf: Vec<u8> = Vec::with_capacity(cap);
     let mut pieces: Vec<Piece<F>> = (0..threads).map(|_| Piece::new()).collect();
     let mut text = Vec::with_capacity(1 << 16);
     let mut origin = Origin { line: 1, column: 1 };
@@ -334,15 +352,16 @@ pub fn run<F: Format>(
     let mut limit = u64::MAX;
 
     loop {
-        let before = buf.len();
-        let last = fill(&mut input, &mut buf, cap)?;
-        bytes += (buf.len() - before) as u64;
+        let before = block.filled;
+        let last = block.fill(&mut input)?;
+        bytes += (block.filled - before) as u64;
+        let buf = block.bytes();
         let mut pos = 0;
 
         let header = match header {
             Some(h) => h,
             None => {
-                let mut sc = Scanner::new(&buf, 0, last);
+                let mut sc = Scanner::new(buf, 0, last);
                 match format.header(&mut sc) {
                     Ok(h) => {
                         header = Some(h);
@@ -351,10 +370,10 @@ pub fn run<F: Format>(
                         h
                     }
                     Err(Stop::Incomplete) => {
-                        cap *= 2;
+                        block.grow();
                         continue;
                     }
-                    Err(Stop::Bad(bad)) => return Err(origin.error(&buf, &bad, 0)),
+                    Err(Stop::Bad(bad)) => return Err(origin.error(buf, &bad, 0)),
                 }
             }
         };
@@ -366,7 +385,7 @@ pub fn run<F: Format>(
         if pool.is_some() && len - pos >= 4096 * threads {
             for k in 1..threads {
                 let from = pos + (len - pos) * k / threads;
-                if let Some(g) = format.resync(header, &buf, from)
+                if let Some(g) = format.resync(header, buf, from)
                     && g > *starts.last().unwrap_or(&pos)
                     && g < len
                 {
@@ -381,7 +400,6 @@ pub fn run<F: Format>(
         }
         let remaining = limit - done;
         {
-            let block = &buf[..];
             match &pool {
                 Some(pool) if used > 1 => pool.install(|| {
                     use rayon::prelude::*;
@@ -390,10 +408,10 @@ pub fn run<F: Format>(
                         .enumerate()
                         .for_each(|(k, piece)| {
                             let cap = if k == 0 { remaining } else { u64::MAX };
-                            piece.judge(format, header, block, last, cap);
+                            piece.judge(format, header, buf, last, cap);
                         });
                 }),
-                _ => pieces[0].judge(format, header, block, last, remaining),
+                _ => pieces[0].judge(format, header, buf, last, remaining),
             }
         }
 
@@ -404,7 +422,7 @@ pub fn run<F: Format>(
         for piece in pieces.iter_mut().take(used) {
             if piece.start != pos {
                 piece.start = pos;
-                piece.judge(format, header, &buf, last, limit - done);
+                piece.judge(format, header, buf, last, limit - done);
             }
             let take = piece.answers.len().min((limit - done) as usize);
             for answer in &piece.answers[..take] {
@@ -425,7 +443,7 @@ pub fn run<F: Format>(
                     break;
                 }
                 End::Bad(bad) => {
-                    failure = Some(origin.error(&buf, bad, done + 1));
+                    failure = Some(origin.error(buf, bad, done + 1));
                     break;
                 }
             }
@@ -447,9 +465,9 @@ pub fn run<F: Format>(
         }
         origin.advance(&buf[..pos], lines);
         if pos == 0 {
-            cap *= 2;
+            block.grow();
         }
-        buf.drain(..pos);
+        block.consume(pos);
     }
 }
 
