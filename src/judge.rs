@@ -110,8 +110,10 @@ pub enum JudgeError {
         /// The offending token as text (shortened), if there is one.
         found: Option<String>,
     },
-    /// Reading the input or writing the answers failed.
-    Io(io::Error),
+    /// Reading the input failed.
+    Read(io::Error),
+    /// Writing the answers failed.
+    Write(io::Error),
 }
 
 impl fmt::Display for JudgeError {
@@ -137,7 +139,8 @@ impl fmt::Display for JudgeError {
                     _ => Ok(()),
                 }
             }
-            JudgeError::Io(e) => write!(f, "{e}"),
+            JudgeError::Read(e) => write!(f, "reading the input: {e}"),
+            JudgeError::Write(e) => write!(f, "writing the answers: {e}"),
         }
     }
 }
@@ -145,15 +148,9 @@ impl fmt::Display for JudgeError {
 impl std::error::Error for JudgeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            JudgeError::Io(e) => Some(e),
+            JudgeError::Read(e) | JudgeError::Write(e) => Some(e),
             JudgeError::Input { .. } => None,
         }
-    }
-}
-
-impl From<io::Error> for JudgeError {
-    fn from(e: io::Error) -> Self {
-        JudgeError::Io(e)
     }
 }
 
@@ -323,7 +320,8 @@ impl Block {
 ///
 /// # Errors
 /// [`JudgeError::Input`] at the first input that breaks the format (every answer before it
-/// has been written and flushed), [`JudgeError::Io`] when reading or writing fails.
+/// has been written and flushed), [`JudgeError::Read`] or [`JudgeError::Write`] when reading the
+/// input or writing the answers fails.
 pub fn run<F: Format>(
     format: &F,
     mut input: impl Read,
@@ -353,7 +351,7 @@ pub fn run<F: Format>(
 
     loop {
         let before = block.filled;
-        let last = block.fill(&mut input)?;
+        let last = block.fill(&mut input).map_err(JudgeError::Read)?;
         bytes += (block.filled - before) as u64;
         let buf = block.bytes();
         let mut pos = 0;
@@ -448,16 +446,16 @@ pub fn run<F: Format>(
                 }
             }
         }
-        output.write_all(&text)?;
+        output.write_all(&text).map_err(JudgeError::Write)?;
         text.clear();
         if let Some(error) = failure {
-            output.flush()?;
+            output.flush().map_err(JudgeError::Write)?;
             return Err(error);
         }
         // The scanner never reports the last block as incomplete, so `last` implies `finished`.
         debug_assert!(finished || !last, "the last block ended without an outcome");
         if finished || last {
-            output.flush()?;
+            output.flush().map_err(JudgeError::Write)?;
             return Ok(Summary {
                 datasets: done,
                 bytes,

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use bitgames::judge::{self, Format, Options};
+use bitgames::judge::{self, Format, JudgeError, Options};
 use clap::{Args, Parser, Subcommand};
 
 /// Fast, verified judges and engines for 3-D Sequence, Havannah and the grid game.
@@ -62,10 +62,14 @@ fn judge_with<F: Format>(format: &F, args: &JudgeArgs) -> Result<(), String> {
     };
     let stdout = io::stdout().lock();
     let mut out = BufWriter::with_capacity(1 << 16, stdout);
-    let result = judge::run(format, input, &mut out, options);
-    let flushed = out.flush();
+    let result = judge::run(format, input, &mut out, options)
+        .and_then(|_| out.flush().map_err(JudgeError::Write));
     match result {
-        Ok(_) => flushed.map_err(|e| format!("<stdout>: {e}")),
+        Ok(()) => Ok(()),
+        // A reader that stopped early (`bitgames ... | head`) is not a failure.
+        Err(JudgeError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(JudgeError::Write(e)) => Err(format!("<stdout>: {e}")),
+        Err(JudgeError::Read(e)) => Err(format!("{name}: {e}")),
         Err(e) => Err(format!("{name}:{e}")),
     }
 }

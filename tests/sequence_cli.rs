@@ -178,3 +178,15 @@ fn garbage_never_panics() {
             .stderr(predicate::str::contains("panicked").not());
     }
 }
+
+#[test]
+fn a_directory_is_a_read_error_naming_it() {
+    bitgames()
+        .args(["sequence", "tests"])
+        .assert()
+        .failure()
+        .stdout("")
+        .stderr(predicate::str::starts_with(
+            "error: tests: reading the input: ",
+        ));
+}
