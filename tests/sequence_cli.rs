@@ -186,7 +186,5 @@ fn a_directory_is_a_read_error_naming_it() {
         .assert()
         .failure()
         .stdout("")
-        .stderr(predicate::str::starts_with(
-            "error: tests: reading the input: ",
-        ));
+        .stderr(predicate::str::starts_with("error: tests: "));
 }
