@@ -333,14 +333,6 @@ pub fn run<F: Format>(
         data: vec![0; options.block.max(64) * threads],
         filled: 0,
     };
-    let pool = if threads > 1 {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .ok()
-    } else {
-        None
-    };
     let mut pieces: Vec<Piece<F>> = (0..threads).map(|_| Piece::new()).collect();
     let mut text = Vec::with_capacity(1 << 16);
     let mut origin = Origin { line: 1, column: 1 };
@@ -380,7 +372,7 @@ pub fn run<F: Format>(
         // Cut the block at guessed dataset starts, one piece per thread.
         let len = buf.len();
         let mut starts = vec![pos];
-        if pool.is_some() && len - pos >= 4096 * threads {
+        if threads > 1 && len - pos >= 4096 * threads {
             for k in 1..threads {
                 let from = pos + (len - pos) * k / threads;
                 if let Some(g) = format.resync(header, buf, from)
@@ -397,21 +389,15 @@ pub fn run<F: Format>(
             piece.stop_at = starts.get(k + 1).copied().unwrap_or(usize::MAX);
         }
         let remaining = limit - done;
-        {
-            match &pool {
-                Some(pool) if used > 1 => pool.install(|| {
-                    use rayon::prelude::*;
-                    pieces[..used]
-                        .par_iter_mut()
-                        .enumerate()
-                        .for_each(|(k, piece)| {
-                            let cap = if k == 0 { remaining } else { u64::MAX };
-                            piece.judge(format, header, buf, last, cap);
-                        });
-                }),
-                _ => pieces[0].judge(format, header, buf, last, remaining),
+        // The first piece here, the others on scoped threads (a spawn costs microseconds, a
+        // piece milliseconds). Only the first piece knows how many datasets remain.
+        let (first, others) = pieces[..used].split_at_mut(1);
+        std::thread::scope(|scope| {
+            for piece in others {
+                scope.spawn(move || piece.judge(format, header, buf, last, u64::MAX));
             }
-        }
+            first[0].judge(format, header, buf, last, remaining);
+        });
 
         // Accept the pieces in order, judging again any piece that started at a wrong guess.
         let mut lines = 0;
