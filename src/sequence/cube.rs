@@ -169,17 +169,17 @@ impl fmt::Debug for Cube {
     }
 }
 
-/// Slots reserved per direction in a line table (the most lines of one direction in the 8×8×8
-/// box is 8³ − 7³ = 169).
-pub(crate) const LINE_SLOTS: usize = 256;
+/// Size of a line table: one slot per line (of any direction) through a cell of the side-7
+/// board (3 × 49 + 6 × 91 + 4 × 127 = 1201), rounded up to a power of two so that masking an
+/// index proves it in bounds. Lines made of padding cells only share the last slot, [`DEAD`].
+pub(crate) const SLOTS: usize = 2048;
 
-/// Size of a line table: all slots of the 13 directions, rounded up to a power of two so that
-/// masking an index proves it in bounds.
-pub(crate) const SLOTS: usize = 4096;
+/// The slot of the lines that hold no cell of a side-7 board (no ball ever lands there).
+pub(crate) const DEAD: usize = SLOTS - 1;
 
 /// The line table: for every cell bit and direction, the slot of the line through the cell
-/// (`direction * LINE_SLOTS + line id`, < [`SLOTS`]) and the cell's bit in that line's byte.
-/// Built at compile time by walking every line from its first cell.
+/// (< [`SLOTS`]) and the cell's bit in that line's byte. Built at compile time by walking every
+/// line of the 8×8×8 box from its first cell.
 pub(crate) struct Lines {
     /// `slot[b][d]`: the line of direction `d` through cell bit `b`.
     pub(crate) slot: [[u16; 16]; 512],
@@ -187,15 +187,29 @@ pub(crate) struct Lines {
     pub(crate) bit: [[u8; 16]; 512],
 }
 
+/// Is coordinate `c` inside the 8×8×8 box?
+const fn inside(c: i32) -> bool {
+    c >= 0 && c < 8
+}
+
+/// Is coordinate `c` on a side-7 board?
+const fn on_board(c: i32) -> bool {
+    c >= 0 && c < MAX_N as i32
+}
+
 pub(crate) static LINES: Lines = {
     let mut table = Lines {
         slot: [[0; 16]; 512],
         bit: [[0; 16]; 512],
     };
+    let mut next_slot = 0;
     let mut d = 0;
     while d < 13 {
-        let (dx, dy, dz) = DIRECTIONS[d];
-        let mut next_id = 0;
+        let (dx, dy, dz) = (
+            DIRECTIONS[d].0 as i32,
+            DIRECTIONS[d].1 as i32,
+            DIRECTIONS[d].2 as i32,
+        );
         let mut start: usize = 0;
         while start < 512 {
             let (x, y, z) = (
@@ -203,26 +217,36 @@ pub(crate) static LINES: Lines = {
                 (start >> 3 & 7) as i32,
                 (start >> 6) as i32,
             );
-            let (px, py, pz) = (x - dx as i32, y - dy as i32, z - dz as i32);
-            let first = px < 0 || py < 0 || pz < 0 || px > 7 || py > 7 || pz > 7;
-            if first {
+            if !(inside(x - dx) && inside(y - dy) && inside(z - dz)) {
+                // `start` begins a line: is any of its cells on the board?
+                let (mut cx, mut cy, mut cz) = (x, y, z);
+                let mut live = false;
+                while inside(cx) && inside(cy) && inside(cz) {
+                    live = live || (on_board(cx) && on_board(cy) && on_board(cz));
+                    cx += dx;
+                    cy += dy;
+                    cz += dz;
+                }
+                let slot = if live { next_slot } else { DEAD };
+                if live {
+                    next_slot += 1;
+                }
                 let (mut cx, mut cy, mut cz, mut pos) = (x, y, z, 0);
-                while cx >= 0 && cy >= 0 && cz >= 0 && cx < 8 && cy < 8 && cz < 8 {
+                while inside(cx) && inside(cy) && inside(cz) {
                     let b = (cx + 8 * cy + 64 * cz) as usize;
-                    table.slot[b][d] = (d * LINE_SLOTS + next_id) as u16;
+                    table.slot[b][d] = slot as u16;
                     table.bit[b][d] = 1 << pos;
-                    cx += dx as i32;
-                    cy += dy as i32;
-                    cz += dz as i32;
+                    cx += dx;
+                    cy += dy;
+                    cz += dz;
                     pos += 1;
                 }
-                next_id += 1;
             }
             start += 1;
         }
-        assert!(next_id <= LINE_SLOTS && 13 * LINE_SLOTS <= SLOTS);
         d += 1;
     }
+    assert!(next_slot == 1201 && next_slot < DEAD);
     table
 };
 
@@ -270,6 +294,7 @@ mod tests {
 
     #[test]
     fn line_table_walks_each_line_in_order() {
+        let mut owner = vec![None; SLOTS];
         for (d, &(dx, dy, dz)) in DIRECTIONS.iter().enumerate() {
             for b in 0..512 {
                 let (slot, bit) = (LINES.slot[b][d], LINES.bit[b][d]);
@@ -280,8 +305,13 @@ mod tests {
                     assert_eq!(LINES.slot[nb][d], slot, "the next cell shares the line");
                     assert_eq!(LINES.bit[nb][d], bit << 1, "one position further");
                 }
-                assert_eq!(usize::from(slot) / LINE_SLOTS, d);
                 assert!(bit.is_power_of_two());
+                let on_board = x < 7 && y < 7 && z < 7;
+                if on_board {
+                    assert_ne!(usize::from(slot), DEAD);
+                    // A slot belongs to one direction only.
+                    assert_eq!(*owner[usize::from(slot)].get_or_insert(d), d);
+                }
             }
         }
     }
