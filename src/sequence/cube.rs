@@ -169,9 +169,11 @@ impl fmt::Debug for Cube {
     }
 }
 
-/// Size of a line table: one slot per line (of any direction) through a cell of the side-7
-/// board (3 × 49 + 6 × 91 + 4 × 127 = 1201), rounded up to a power of two so that masking an
-/// index proves it in bounds. Lines made of padding cells only share the last slot, [`DEAD`].
+/// Size of a line table, rounded up to a power of two so that masking an index proves it in
+/// bounds. The x lines take slots `y + 8z` (0..64), so the first 64 bytes of a line table *are*
+/// the colour's [`Cube`]; every other line through a cell of the side-7 board gets a slot from
+/// 64 on (6 × 91 + 4 × 127 + 2 × 49 = 1152 of them); lines made of padding cells only share the
+/// last slot, [`DEAD`].
 pub(crate) const SLOTS: usize = 2048;
 
 /// The slot of the lines that hold no cell of a side-7 board (no ball ever lands there).
@@ -202,7 +204,7 @@ pub(crate) static LINES: Lines = {
         slot: [[0; 16]; 512],
         bit: [[0; 16]; 512],
     };
-    let mut next_slot = 0;
+    let mut next_slot = 64;
     let mut d = 0;
     while d < 13 {
         let (dx, dy, dz) = (
@@ -227,10 +229,14 @@ pub(crate) static LINES: Lines = {
                     cy += dy;
                     cz += dz;
                 }
-                let slot = if live { next_slot } else { DEAD };
-                if live {
+                let slot = if d == 0 {
+                    (start >> 3) as usize
+                } else if live {
                     next_slot += 1;
-                }
+                    next_slot - 1
+                } else {
+                    DEAD
+                };
                 let (mut cx, mut cy, mut cz, mut pos) = (x, y, z, 0);
                 while inside(cx) && inside(cy) && inside(cz) {
                     let b = (cx + 8 * cy + 64 * cz) as usize;
@@ -246,7 +252,7 @@ pub(crate) static LINES: Lines = {
         }
         d += 1;
     }
-    assert!(next_slot == 1201 && next_slot < DEAD);
+    assert!(next_slot == 64 + 1152 && next_slot < DEAD);
     table
 };
 
@@ -306,6 +312,10 @@ mod tests {
                     assert_eq!(LINES.bit[nb][d], bit << 1, "one position further");
                 }
                 assert!(bit.is_power_of_two());
+                if d == 0 {
+                    // The x lines are the cube's own bytes.
+                    assert_eq!((usize::from(slot), bit), (b >> 3, 1 << (b & 7)));
+                }
                 let on_board = x < 7 && y < 7 && z < 7;
                 if on_board {
                     assert_ne!(usize::from(slot), DEAD);

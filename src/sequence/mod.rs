@@ -196,7 +196,6 @@ pub struct Game {
     len: u16,
     outcome: Option<Outcome>,
     heights: [u8; 64],
-    boards: [Cube; 2],
     lines: [[u8; SLOTS]; 2],
     moves: [u8; MAX_MOVES],
 }
@@ -214,7 +213,6 @@ impl Game {
             len: 0,
             outcome: None,
             heights: [0; 64],
-            boards: [Cube::EMPTY; 2],
             lines: [[0; SLOTS]; 2],
             moves: [0; MAX_MOVES],
         })
@@ -227,7 +225,6 @@ impl Game {
             self.len = 0;
             self.outcome = None;
             self.heights.fill(0);
-            self.boards = [Cube::EMPTY; 2];
             for lines in &mut self.lines {
                 lines.fill(0);
             }
@@ -289,7 +286,11 @@ impl Game {
     /// The balls of `color`.
     #[inline]
     pub fn cube(&self, color: Color) -> Cube {
-        self.boards[color as usize]
+        // The x lines are stored at slots `y + 8z`: the first 64 line bytes are the cube.
+        let lines = &self.lines[color as usize];
+        Cube(std::array::from_fn(|z| {
+            u64::from_le_bytes(*lines[8 * z..].first_chunk().unwrap_or(&[0; 8]))
+        }))
     }
 
     /// The colour of the ball at `(x, y, z)`, if any (coordinates from 1).
@@ -299,7 +300,7 @@ impl Game {
             return None;
         }
         let (x0, y0, z0) = (x - 1, y - 1, z - 1);
-        if self.boards[0].contains(x0, y0, z0) {
+        if self.cube(Color::Black).contains(x0, y0, z0) {
             Some(Color::Black)
         } else {
             Some(Color::White)
@@ -360,7 +361,6 @@ impl Game {
         self.moves[usize::from(self.len)] = peg as u8;
         self.len += 1;
         let b = usize::from(bit(peg as u8 & 7, peg as u8 >> 3, z));
-        self.boards[color].0[b >> 6] |= 1 << (b & 63);
         let runs = &RUNS[usize::from(self.m)];
         let lines = &mut self.lines[color];
         let mut win = 0;
@@ -394,7 +394,6 @@ impl Game {
         let z = self.heights[usize::from(peg)] - 1;
         self.heights[usize::from(peg)] = z;
         let b = usize::from(bit(peg & 7, peg >> 3, z));
-        self.boards[color].0[b >> 6] &= !(1 << (b & 63));
         let (slots, bits) = (&LINES.slot[b], &LINES.bit[b]);
         for d in 0..13 {
             self.lines[color][usize::from(slots[d]) & (SLOTS - 1)] &= !bits[d];
