@@ -230,7 +230,7 @@ pub(crate) static LINES: Lines = {
                     cz += dz;
                 }
                 let slot = if d == 0 {
-                    (start >> 3) as usize
+                    start >> 3
                 } else if live {
                     next_slot += 1;
                     next_slot - 1
