@@ -278,42 +278,103 @@ impl Origin {
     }
 }
 
-/// The input buffer: `data` is allocated (and zeroed) only when it grows; `filled` bytes of it
-/// hold input.
-struct Block {
-    data: Vec<u8>,
-    filled: usize,
+/// Where the blocks come from: a reader copied into one reusable buffer, or bytes already in
+/// memory (a memory-mapped file) cut into windows without copying.
+enum Source<'a, R> {
+    Reader {
+        input: R,
+        /// Allocated (and zeroed) only when it grows; `filled` bytes of it hold input.
+        data: Vec<u8>,
+        filled: usize,
+    },
+    Memory {
+        data: &'a [u8],
+        /// The window is `data[start..start + size]` (clipped to the end).
+        start: usize,
+        size: usize,
+    },
 }
 
-impl Block {
-    /// Reads until the buffer is full or the input ends; returns whether it ended.
-    fn fill(&mut self, input: &mut impl Read) -> io::Result<bool> {
-        while self.filled < self.data.len() {
-            match input.read(&mut self.data[self.filled..]) {
-                Ok(0) => return Ok(true),
-                Ok(n) => self.filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+impl<R: Read> Source<'_, R> {
+    /// Makes the next block available; returns whether it is the last one and how many new
+    /// bytes it brought.
+    fn load(&mut self) -> io::Result<(bool, u64)> {
+        match self {
+            Source::Reader {
+                input,
+                data,
+                filled,
+            } => {
+                let before = *filled;
+                while *filled < data.len() {
+                    match input.read(&mut data[*filled..]) {
+                        Ok(0) => return Ok((true, (*filled - before) as u64)),
+                        Ok(n) => *filled += n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                Ok((false, (*filled - before) as u64))
+            }
+            Source::Memory { data, start, size } => {
+                let end = start.saturating_add(*size).min(data.len());
+                Ok((end == data.len(), 0))
             }
         }
-        Ok(false)
     }
 
-    /// The bytes read.
+    /// The current block.
     fn bytes(&self) -> &[u8] {
-        &self.data[..self.filled]
+        match self {
+            Source::Reader { data, filled, .. } => &data[..*filled],
+            Source::Memory { data, start, size } => {
+                &data[*start..start.saturating_add(*size).min(data.len())]
+            }
+        }
     }
 
-    /// Drops the first `pos` bytes, keeping the rest at the front.
+    /// Drops the first `pos` bytes of the block; the rest starts the next one.
     fn consume(&mut self, pos: usize) {
-        self.data.copy_within(pos..self.filled, 0);
-        self.filled -= pos;
+        match self {
+            Source::Reader { data, filled, .. } => {
+                data.copy_within(pos..*filled, 0);
+                *filled -= pos;
+            }
+            Source::Memory { start, .. } => *start += pos,
+        }
     }
 
-    /// Doubles the capacity.
+    /// Doubles the block size.
     fn grow(&mut self) {
-        self.data.resize(self.data.len() * 2, 0);
+        match self {
+            Source::Reader { data, .. } => data.resize(data.len() * 2, 0),
+            Source::Memory { size, .. } => *size = size.saturating_mul(2),
+        }
     }
+}
+
+/// Judges `input` (bytes already in memory, such as a memory-mapped file) like [`run`], but
+/// reads the blocks in place instead of copying them.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_bytes<F: Format>(
+    format: &F,
+    input: &[u8],
+    output: impl Write,
+    options: Options,
+) -> Result<Summary, JudgeError> {
+    let threads = options.threads.max(1);
+    let source: Source<'_, io::Empty> = Source::Memory {
+        data: input,
+        start: 0,
+        size: options.block.max(64) * threads,
+    };
+    let summary = drive(format, source, output, options)?;
+    Ok(Summary {
+        bytes: input.len() as u64,
+        ..summary
+    })
 }
 
 /// Judges all of `input` in `format`, writing the answers to `output` in input order.
@@ -324,15 +385,27 @@ impl Block {
 /// input or writing the answers fails.
 pub fn run<F: Format>(
     format: &F,
-    mut input: impl Read,
+    input: impl Read,
+    output: impl Write,
+    options: Options,
+) -> Result<Summary, JudgeError> {
+    let threads = options.threads.max(1);
+    let source = Source::Reader {
+        input,
+        data: vec![0; options.block.max(64) * threads],
+        filled: 0,
+    };
+    drive(format, source, output, options)
+}
+
+/// The loop of [`run`] and [`run_bytes`].
+fn drive<F: Format, R: Read>(
+    format: &F,
+    mut source: Source<'_, R>,
     mut output: impl Write,
     options: Options,
 ) -> Result<Summary, JudgeError> {
     let threads = options.threads.max(1);
-    let mut block = Block {
-        data: vec![0; options.block.max(64) * threads],
-        filled: 0,
-    };
     let mut pieces: Vec<Piece<F>> = (0..threads).map(|_| Piece::new()).collect();
     let mut text = Vec::with_capacity(1 << 16);
     let mut origin = Origin { line: 1, column: 1 };
@@ -342,10 +415,9 @@ pub fn run<F: Format>(
     let mut limit = u64::MAX;
 
     loop {
-        let before = block.filled;
-        let last = block.fill(&mut input).map_err(JudgeError::Read)?;
-        bytes += (block.filled - before) as u64;
-        let buf = block.bytes();
+        let (last, new) = source.load().map_err(JudgeError::Read)?;
+        bytes += new;
+        let buf = source.bytes();
         let mut pos = 0;
 
         let header = match header {
@@ -360,7 +432,7 @@ pub fn run<F: Format>(
                         h
                     }
                     Err(Stop::Incomplete) => {
-                        block.grow();
+                        source.grow();
                         continue;
                     }
                     Err(Stop::Bad(bad)) => return Err(origin.error(buf, &bad, 0)),
@@ -449,9 +521,9 @@ pub fn run<F: Format>(
         }
         origin.advance(&buf[..pos], lines);
         if pos == 0 {
-            block.grow();
+            source.grow();
         }
-        block.consume(pos);
+        source.consume(pos);
     }
 }
 

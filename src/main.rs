@@ -1,7 +1,7 @@
 //! The `bitgames` command line: argument parsing and dispatch only.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -52,19 +52,34 @@ fn judge_with<F: Format>(format: &F, args: &JudgeArgs) -> Result<(), String> {
     if let Some(threads) = args.threads {
         options.threads = usize::from(threads);
     }
-    let (name, input): (String, Box<dyn Read>) = match &args.file {
-        None => ("<stdin>".into(), Box::new(io::stdin().lock())),
-        Some(path) if path.as_os_str() == "-" => ("<stdin>".into(), Box::new(io::stdin().lock())),
-        Some(path) => {
-            let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            (path.display().to_string(), Box::new(file))
-        }
-    };
     let stdout = io::stdout().lock();
     let mut out = BufWriter::with_capacity(1 << 16, stdout);
-    let result = judge::run(format, input, &mut out, options)
-        .and_then(|_| out.flush().map_err(JudgeError::Write));
-    match result {
+    let (name, result) = match &args.file {
+        Some(path) if path.as_os_str() != "-" => {
+            let name = path.display().to_string();
+            let file = File::open(path).map_err(|e| format!("{name}: {e}"))?;
+            // A regular file is judged in place through a read-only memory map; anything else
+            // (a pipe, a device, a file that cannot be mapped) is read in blocks.
+            let map = if file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) {
+                // SAFETY: the map is read-only and private to this process. Another process
+                // truncating or rewriting the file while it is judged is outside what this
+                // tool supports, as for every tool that maps its input.
+                unsafe { memmap2::Mmap::map(&file) }.ok()
+            } else {
+                None
+            };
+            let result = match &map {
+                Some(bytes) => judge::run_bytes(format, bytes, &mut out, options),
+                None => judge::run(format, file, &mut out, options),
+            };
+            (name, result)
+        }
+        _ => (
+            "<stdin>".to_string(),
+            judge::run(format, io::stdin().lock(), &mut out, options),
+        ),
+    };
+    match result.and_then(|_| out.flush().map_err(JudgeError::Write)) {
         Ok(()) => Ok(()),
         // A reader that stopped early (`bitgames ... | head`) is not a failure.
         Err(JudgeError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),

@@ -6,13 +6,23 @@ use bitgames::rng::Rng;
 use bitgames::sequence::judge::{Judge, generate};
 use bitgames::sequence::reference;
 
+/// Judges `input` read in blocks and in place (as a memory-mapped file is); both must agree.
 fn run(input: &[u8], threads: usize, block: usize) -> (String, Option<String>) {
+    let options = Options { threads, block };
     let mut out = Vec::new();
-    let result = judge::run(&Judge, input, &mut out, Options { threads, block });
-    (
+    let result = judge::run(&Judge, input, &mut out, options);
+    let read = (
         String::from_utf8(out).unwrap(),
         result.err().map(|e| e.to_string()),
-    )
+    );
+    let mut out = Vec::new();
+    let result = judge::run_bytes(&Judge, input, &mut out, options);
+    let in_place = (
+        String::from_utf8(out).unwrap(),
+        result.err().map(|e| e.to_string()),
+    );
+    assert_eq!(read, in_place, "threads {threads} block {block}");
+    read
 }
 
 /// Random records with short games, odd white space and occasional long runs of blanks.
