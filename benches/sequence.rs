@@ -24,7 +24,7 @@ fn judge_throughput(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 out.clear();
-                let summary = judge::run(&Judge, &input[..], &mut out, options).unwrap();
+                let summary = judge::run_bytes(&Judge, &input, &mut out, options).unwrap();
                 assert_eq!(summary.datasets, 50_000);
                 black_box(&out);
             })
