@@ -202,7 +202,7 @@ impl<'a> Scanner<'a> {
         };
         let mut value = u64::from(first.wrapping_sub(b'0'));
         if value > 9 {
-            return Err(Stop::bad(start, Problem::NotANumber { expected }));
+            return Err(self.not_a_number(start, expected));
         }
         let mut i = start + 1;
         loop {
@@ -218,7 +218,7 @@ impl<'a> Scanner<'a> {
                     i += 1;
                 }
                 Some(&c) if is_space(c) => break,
-                Some(_) => return Err(Stop::bad(start, Problem::NotANumber { expected })),
+                Some(_) => return Err(self.not_a_number(start, expected)),
                 None if self.last => break,
                 None => return Err(Stop::Incomplete),
             }
@@ -252,6 +252,18 @@ impl<'a> Scanner<'a> {
     #[cold]
     pub fn bad_token(&self, problem: Problem) -> Stop {
         Stop::bad(self.token, problem)
+    }
+
+    /// The token at `start` is not a number; if it runs into the end of a block that is not
+    /// the last, read more first, so that the error can quote the whole token.
+    #[cold]
+    fn not_a_number(&self, start: usize, expected: &'static str) -> Stop {
+        let token_ends = self.buf[start..].iter().any(|&c| is_space(c));
+        if token_ends || self.last {
+            Stop::bad(start, Problem::NotANumber { expected })
+        } else {
+            Stop::Incomplete
+        }
     }
 
     #[cold]
@@ -327,6 +339,19 @@ mod tests {
         assert_eq!(
             sc.uint("b"),
             Err(Stop::bad(3, Problem::UnexpectedEnd { expected: "b" }))
+        );
+    }
+
+    #[test]
+    fn a_bad_token_at_the_end_of_a_block_waits_for_the_rest() {
+        let mut sc = Scanner::new(b"1 ab", 0, false);
+        assert_eq!(sc.uint("a"), Ok(1));
+        assert_eq!(sc.uint("b"), Err(Stop::Incomplete));
+        let mut sc = Scanner::new(b"1 ab ", 0, false);
+        assert_eq!(sc.uint("a"), Ok(1));
+        assert_eq!(
+            sc.uint("b"),
+            Err(Stop::bad(2, Problem::NotANumber { expected: "b" }))
         );
     }
 

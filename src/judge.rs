@@ -472,7 +472,8 @@ fn drive<F: Format, R: Read>(
         });
 
         // Accept the pieces in order, judging again any piece that started at a wrong guess.
-        let mut lines = 0;
+        // Line feeds before the first piece (around a header) count too.
+        let mut lines = count_lines(&buf[..starts[0]]);
         let mut finished = false;
         let mut failure = None;
         for piece in pieces.iter_mut().take(used) {
