@@ -1,0 +1,362 @@
+//! Groups of stones: union-find over the stones, each root carrying the corners and edges its
+//! group touches, and the O(1) ring test on the new stone's neighbour arcs.
+//!
+//! Stones live in one of two layouts, chosen when a game starts:
+//! - **sparse**: an open-addressing hash table from the packed cell ([`Cell::key`]) to the
+//!   stone's number; memory follows the number of stones, whatever the board's size;
+//! - **dense**: for small boards, one node per cell of the `(n + 2)²` square around the board,
+//!   so a neighbour is a fixed index offset away and no hashing is needed.
+//!
+//! The union-find is the same for both: union by rank, path halving.
+
+use super::Wins;
+use super::geometry::{Board, Border, Cell, KEY_STEPS};
+
+/// Marks an empty dense cell and a missing neighbour.
+const EMPTY: u32 = u32::MAX;
+
+/// Boards whose padded square has at most this many cells may use the dense layout.
+pub(crate) const DENSE_MAX_CELLS: u64 = 1 << 14;
+
+/// One union-find node: a stone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Node {
+    /// The parent node; a root is its own parent ([`EMPTY`] for an empty dense cell).
+    parent: u32,
+    /// For a root, the corners and edges its group touches.
+    border: Border,
+    /// For a root, an upper bound of its tree's height.
+    rank: u16,
+}
+
+impl Node {
+    const EMPTY: Node = Node {
+        parent: EMPTY,
+        border: Border::NONE,
+        rank: 0,
+    };
+}
+
+/// A slot of the sparse table: a packed cell (0 when the slot is free) and its stone's node.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    node: u32,
+}
+
+/// Open-addressing (linear probing) hash table from packed cells to nodes, at most half full.
+#[derive(Debug, Clone, Default)]
+struct Table {
+    slots: Vec<Slot>,
+    /// `slots.len() - 1`, a power of two minus one.
+    mask: usize,
+    /// `64 - log2(slots.len())`: the hash is the top bits of a Fibonacci multiply.
+    shift: u32,
+    len: usize,
+}
+
+impl Table {
+    /// Empties the table, sized for `stones` stones without growing.
+    fn reset(&mut self, stones: usize) {
+        let cap = stones.saturating_mul(2).max(16).next_power_of_two();
+        self.slots.clear();
+        self.slots.resize(cap, Slot::default());
+        self.slots.shrink_to(cap.max(1 << 16));
+        self.mask = cap - 1;
+        self.shift = 64 - cap.trailing_zeros();
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    /// The node stored for `key`, or [`EMPTY`].
+    #[inline(always)]
+    fn get(&self, key: u64) -> u32 {
+        let mut i = self.home(key);
+        loop {
+            let slot = self.slots[i & self.mask];
+            if slot.key == 0 {
+                return EMPTY;
+            }
+            if slot.key == key {
+                return slot.node;
+            }
+            i = (i & self.mask) + 1;
+        }
+    }
+
+    /// `Ok(free slot for key)` or `Err(())` if `key` is present.
+    #[inline(always)]
+    fn find_free(&self, key: u64) -> Result<usize, ()> {
+        let mut i = self.home(key) & self.mask;
+        loop {
+            let slot = self.slots[i];
+            if slot.key == 0 {
+                return Ok(i);
+            }
+            if slot.key == key {
+                return Err(());
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    /// Doubles the table.
+    #[cold]
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        self.reset(old.len());
+        for slot in old.into_iter().filter(|s| s.key != 0) {
+            if let Ok(i) = self.find_free(slot.key) {
+                self.slots[i] = slot;
+                self.len += 1;
+            }
+        }
+    }
+}
+
+/// Where the stones are kept.
+#[derive(Debug, Clone)]
+enum Layout {
+    /// Node `x · width + y` is cell (x, y); `width = n + 2`.
+    Dense { width: usize },
+    /// Node `k` is the k-th stone; the table finds it from its cell.
+    Sparse(Table),
+}
+
+/// The stones of one game and their groups.
+#[derive(Debug, Clone)]
+pub(crate) struct Groups {
+    board: Board,
+    nodes: Vec<Node>,
+    layout: Layout,
+}
+
+/// The move was on an occupied cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Occupied;
+
+impl Groups {
+    /// No stones on `board`, expecting about `stones` moves.
+    pub(crate) fn new(board: Board, stones: usize) -> Groups {
+        let mut groups = Groups {
+            board,
+            nodes: Vec::new(),
+            layout: Layout::Dense { width: 0 },
+        };
+        groups.reset(board, stones);
+        groups
+    }
+
+    /// Takes every stone off and starts over on `board`, keeping the allocations.
+    pub(crate) fn reset(&mut self, board: Board, stones: usize) {
+        self.board = board;
+        let width = u64::from(board.n()) + 2;
+        let area = width * width;
+        self.nodes.clear();
+        if area <= DENSE_MAX_CELLS && area <= 32 * stones as u64 {
+            self.nodes.resize(area as usize, Node::EMPTY);
+            self.layout = Layout::Dense {
+                width: width as usize,
+            };
+        } else {
+            self.nodes.reserve(stones.min(1 << 24));
+            let mut table = match std::mem::replace(&mut self.layout, Layout::Dense { width: 0 }) {
+                Layout::Sparse(table) => table,
+                Layout::Dense { .. } => Table::default(),
+            };
+            table.reset(stones.min(1 << 24));
+            self.layout = Layout::Sparse(table);
+        }
+    }
+
+    /// Is the dense layout in use?
+    #[cfg(test)]
+    pub(crate) fn is_dense(&self) -> bool {
+        matches!(self.layout, Layout::Dense { .. })
+    }
+
+    /// Is there a stone on `cell` (which must be on the board)?
+    #[inline]
+    pub(crate) fn is_occupied(&self, cell: Cell) -> bool {
+        match &self.layout {
+            Layout::Dense { width } => {
+                self.nodes[cell.x as usize * width + cell.y as usize].parent != EMPTY
+            }
+            Layout::Sparse(table) => table.get(cell.key()) != EMPTY,
+        }
+    }
+
+    /// Puts a stone on `cell` (which must be on the board) and tells what it completes.
+    ///
+    /// # Errors
+    /// [`Occupied`], with nothing changed, if the cell holds a stone.
+    #[inline]
+    pub(crate) fn play(&mut self, cell: Cell) -> Result<Wins, Occupied> {
+        debug_assert!(self.board.contains(cell));
+        let border = self.board.border(cell);
+        let mut nb = [EMPTY; 6];
+        let mut occ = 0u32;
+        let node = match &mut self.layout {
+            Layout::Dense { width } => {
+                let w = *width;
+                let at = cell.x as usize * w + cell.y as usize;
+                if self.nodes[at].parent != EMPTY {
+                    return Err(Occupied);
+                }
+                let around = [at + w + 1, at + 1, at - w, at - w - 1, at - 1, at + w];
+                for (d, &i) in around.iter().enumerate() {
+                    if self.nodes[i].parent != EMPTY {
+                        nb[d] = i as u32;
+                        occ |= 1 << d;
+                    }
+                }
+                at as u32
+            }
+            Layout::Sparse(table) => {
+                if table.len * 2 >= table.slots.len() {
+                    table.grow();
+                }
+                let key = cell.key();
+                let free = table.find_free(key).map_err(|()| Occupied)?;
+                for d in 0..6 {
+                    let n = table.get(key.wrapping_add(KEY_STEPS[d]));
+                    nb[d] = n;
+                    occ |= u32::from(n != EMPTY) << d;
+                }
+                let node = self.nodes.len() as u32;
+                table.slots[free] = Slot { key, node };
+                table.len += 1;
+                self.nodes.push(Node::EMPTY);
+                node
+            }
+        };
+        Ok(self.link(node, border, nb, occ))
+    }
+
+    /// Makes `node` a stone touching `border`, joins it to the groups of its occupied
+    /// neighbours `nb` (bit d of `occ` set when `nb[d]` is a stone) and reports the wins.
+    #[inline(always)]
+    fn link(&mut self, node: u32, border: Border, nb: [u32; 6], occ: u32) -> Wins {
+        self.nodes[node as usize] = Node {
+            parent: node,
+            border,
+            rank: 0,
+        };
+        if occ == 0 {
+            return Wins::NONE;
+        }
+        let mut ring = false;
+        let mut roots = [EMPTY; 3];
+        let mut count = 0;
+        if occ == 0x3f {
+            // The cell was an enclosed hole: filling it encloses nothing new.
+            roots[0] = self.find(nb[0]);
+            count = 1;
+        } else {
+            // Bit d: neighbour d starts an arc (it is a stone, the one before it is not).
+            let mut starts = occ & !(((occ << 1) | (occ >> 5)) & 0x3f);
+            while starts != 0 {
+                let d = starts.trailing_zeros() as usize;
+                starts &= starts - 1;
+                let root = self.find(nb[d]);
+                if roots[..count].contains(&root) {
+                    ring = true;
+                } else {
+                    roots[count] = root;
+                    count += 1;
+                }
+            }
+        }
+        let mut root = node;
+        for &other in &roots[..count] {
+            root = self.union(root, other);
+        }
+        let joined = self.nodes[root as usize].border;
+        let mut wins = Wins::NONE;
+        if joined.corners() >= 2 {
+            wins = wins.with(Wins::BRIDGE);
+        }
+        if joined.edges() >= 3 {
+            wins = wins.with(Wins::FORK);
+        }
+        if ring {
+            wins = wins.with(Wins::RING);
+        }
+        wins
+    }
+
+    /// The root of `a`'s group, halving the path on the way.
+    #[inline(always)]
+    fn find(&mut self, mut a: u32) -> u32 {
+        loop {
+            let parent = self.nodes[a as usize].parent;
+            if parent == a {
+                return a;
+            }
+            let grand = self.nodes[parent as usize].parent;
+            self.nodes[a as usize].parent = grand;
+            a = grand;
+        }
+    }
+
+    /// Joins two different roots; returns the new root.
+    #[inline(always)]
+    fn union(&mut self, a: u32, b: u32) -> u32 {
+        let (ra, rb) = (self.nodes[a as usize].rank, self.nodes[b as usize].rank);
+        let (big, small) = if ra < rb { (b, a) } else { (a, b) };
+        let moved = self.nodes[small as usize].border;
+        self.nodes[small as usize].parent = big;
+        let root = &mut self.nodes[big as usize];
+        root.border = root.border.with(moved);
+        if ra == rb {
+            root.rank += 1;
+        }
+        big
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_grows_and_keeps_every_key() {
+        let mut t = Table::default();
+        t.reset(1);
+        for k in 1..=1000u64 {
+            if t.len * 2 >= t.slots.len() {
+                t.grow();
+            }
+            let key = (k << 32) | (k * 7 % 13 + 1);
+            let free = t.find_free(key).unwrap();
+            t.slots[free] = Slot {
+                key,
+                node: k as u32,
+            };
+            t.len += 1;
+        }
+        for k in 1..=1000u64 {
+            assert_eq!(t.get((k << 32) | (k * 7 % 13 + 1)), k as u32);
+        }
+        assert_eq!(t.get(0), EMPTY);
+        assert_eq!(t.get(5), EMPTY);
+    }
+
+    #[test]
+    fn both_layouts_agree_on_a_small_game() {
+        let board = Board::new(4).unwrap();
+        let mut dense = Groups::new(board, 1000);
+        let mut sparse = Groups::new(board, 0);
+        assert!(dense.is_dense() && !sparse.is_dense());
+        for c in board.iter() {
+            assert_eq!(dense.play(c), sparse.play(c), "{c}");
+            assert_eq!(dense.play(c), Err(Occupied));
+            assert_eq!(sparse.play(c), Err(Occupied));
+            assert!(dense.is_occupied(c) && sparse.is_occupied(c));
+        }
+    }
+}
