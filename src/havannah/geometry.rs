@@ -211,6 +211,9 @@ impl Board {
     #[inline(always)]
     pub const fn border(self, cell: Cell) -> Border {
         let (x, y, s, n) = (cell.x, cell.y, self.side, self.n());
+        if x > 1 && y > 1 && x < n && y < n && x.abs_diff(y) < s - 1 {
+            return Border::NONE;
+        }
         let corner = if x == 1 && y == 1 {
             1
         } else if x == 1 && y == s {
