@@ -75,9 +75,7 @@ impl Format for Judge {
         };
         let n = u64::from(board.n());
         for k in 1..=moves {
-            let x = sc.uint_in("x", 1, n)?;
-            let at = sc.token_start();
-            let y = sc.uint_in("y", 1, n)?;
+            let (x, y, at) = read_move(sc, n)?;
             if let Err(e) = game.play(x as u32, y as u32) {
                 return Err(Stop::bad(at, Problem::Rule(move_error(k, e))));
             }
@@ -112,6 +110,69 @@ impl Format for Judge {
             .find(|&i| window.case_chain_fits(i))
             .map(|i| window.starts[i])
     }
+}
+
+/// Reads a move `x y` with both coordinates in `1..=n`; returns them and the offset of `x`.
+#[inline(always)]
+fn read_move(sc: &mut Scanner<'_>, n: u64) -> Result<(u64, u64, usize), Stop> {
+    if let Some((x, y, at, end)) = fast_move(sc.remaining())
+        && x.wrapping_sub(1) < n
+        && y.wrapping_sub(1) < n
+    {
+        let at = sc.pos() + at;
+        sc.consume(end);
+        return Ok((x, y, at));
+    }
+    let x = sc.uint_in("x", 1, n)?;
+    let at = sc.token_start();
+    let y = sc.uint_in("y", 1, n)?;
+    Ok((x, y, at))
+}
+
+/// The usual layout of a move, checked with a few word operations: at most one white-space
+/// byte, one to seven digits, one space, one to seven digits, a white-space byte, all within
+/// the first 24 bytes of `rest`. Returns x, y, the offset of x and the offset just past y;
+/// `None` for anything else (the general path then reads it, with its errors and its
+/// handling of a block's end).
+#[inline(always)]
+fn fast_move(rest: &[u8]) -> Option<(u64, u64, usize, usize)> {
+    let bytes: &[u8; 24] = rest.first_chunk()?;
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let at = usize::from(is_space(bytes[0]));
+    let (x, x_len) = swar_number(word(at))?;
+    let space = at + x_len;
+    if bytes[space] != b' ' {
+        return None;
+    }
+    let (y, y_len) = swar_number(word(space + 1))?;
+    let end = space + 1 + y_len;
+    is_space(bytes[end]).then_some((x, y, at, end))
+}
+
+/// The number formed by the one to seven ASCII digits at the start of the little-endian
+/// `word`, and how many digits there are; `None` if the word starts with a non-digit or holds
+/// eight digits.
+#[inline(always)]
+fn swar_number(word: u64) -> Option<(u64, usize)> {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const HIGH: u64 = 0xf0f0_f0f0_f0f0_f0f0;
+    // A byte is a digit when its high nibble is 3 before and after adding 6. (Carries and
+    // borrows only run towards later bytes, past the first non-digit: they do not matter.)
+    let non_digit =
+        ((word & HIGH) ^ ZEROS) | ((word.wrapping_add(0x0606_0606_0606_0606) & HIGH) ^ ZEROS);
+    let len = (non_digit.trailing_zeros() / 8) as usize;
+    if len == 0 || len == 8 {
+        return None;
+    }
+    // Digits to the high bytes (leading zeros below), then pairs, quads and the octet.
+    let v = word.wrapping_sub(ZEROS) << (8 * (8 - len));
+    let v = ((v & 0x0f0f_0f0f_0f0f_0f0f).wrapping_mul(10 * 256 + 1) >> 8) & 0x00ff_00ff_00ff_00ff;
+    let v = (v.wrapping_mul(100 * 65536 + 1) >> 16) & 0x0000_ffff_0000_ffff;
+    Some((v.wrapping_mul(10000 * (1 << 32) + 1) >> 32, len))
 }
 
 #[cold]
@@ -285,6 +346,37 @@ pub fn generate(
 mod tests {
     use super::*;
     use crate::judge::{Options, run};
+
+    #[test]
+    fn swar_numbers_match_plain_parsing() {
+        let mut rng = Rng::new(3);
+        for len in 1..=7u32 {
+            for _ in 0..200 {
+                let v = u64::from(rng.below(10u32.pow(len)));
+                for tail in [b" 12345678".as_slice(), b"\n", b"x", b"\xff\xff", b"/"] {
+                    let mut text = format!("{v:0width$}", width = len as usize).into_bytes();
+                    text.extend_from_slice(tail);
+                    text.resize(8, 0);
+                    let word = u64::from_le_bytes(text[..8].try_into().unwrap());
+                    assert_eq!(swar_number(word), Some((v, len as usize)), "{text:?}");
+                }
+            }
+        }
+        assert_eq!(swar_number(u64::from_le_bytes(*b"12345678")), None);
+        assert_eq!(swar_number(u64::from_le_bytes(*b" 1234567")), None);
+        assert_eq!(swar_number(u64::from_le_bytes(*b":1234567")), None);
+        assert_eq!(
+            fast_move(b"\n12 345\n................"),
+            Some((12, 345, 1, 7))
+        );
+        assert_eq!(
+            fast_move(b"12 345\r\n................"),
+            Some((12, 345, 0, 6))
+        );
+        assert_eq!(fast_move(b"\n12  345\n..............."), None);
+        assert_eq!(fast_move(b"\n12 345x\n..............."), None);
+        assert_eq!(fast_move(b"\n12 345\n"), None);
+    }
 
     #[test]
     fn resync_finds_a_real_header() {
