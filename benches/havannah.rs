@@ -55,9 +55,11 @@ fn random_games(c: &mut Criterion) {
     // A fixed batch of 1000 games: the same moves every iteration.
     const GAMES: u64 = 1000;
     let mut game = Game::new(10).unwrap();
-    let mut cells: Vec<Cell> = game.board().iter().collect();
+    let start: Vec<Cell> = game.board().iter().collect();
+    let mut cells = start.clone();
     let mut batch = |game: &mut Game| {
         let mut rng = Rng::new(42);
+        cells.copy_from_slice(&start);
         (0..GAMES)
             .map(|_| u64::from(random_game(game, &mut cells, &mut rng)))
             .sum::<u64>()
