@@ -30,7 +30,11 @@ fuzz_target!(|input: Input| {
         let fast = game.play(x, y);
         assert_eq!(fast, slow.play(x, y), "({x}, {y}) on S = {side}");
         if fast.is_err() {
-            assert_eq!(game.stones().len(), before, "a refused move changed the game");
+            assert_eq!(
+                game.stones().len(),
+                before,
+                "a refused move changed the game"
+            );
         }
         assert_eq!(game.first_win(), slow.first_win());
         assert!(game.is_occupied(x, y) == slow.is_occupied(x, y));
