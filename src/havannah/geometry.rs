@@ -106,6 +106,22 @@ impl Border {
     pub const fn edges(self) -> u32 {
         (self.0 & Self::EDGES.0).count_ones()
     }
+
+    /// Does the set hold at least two corners (a bridge)? Cheaper than [`Border::corners`]
+    /// on CPUs without a population count instruction.
+    #[inline(always)]
+    pub const fn is_bridge(self) -> bool {
+        let c = self.0 & Self::CORNERS.0;
+        c & c.wrapping_sub(1) != 0
+    }
+
+    /// Does the set hold at least three edges (a fork)?
+    #[inline(always)]
+    pub const fn is_fork(self) -> bool {
+        let e = self.0 & Self::EDGES.0;
+        let e = e & e.wrapping_sub(1);
+        e & e.wrapping_sub(1) != 0
+    }
 }
 
 impl fmt::Debug for Border {
@@ -286,6 +302,7 @@ mod tests {
                 assert!(m.corners() <= 1);
                 assert!(m.corners() == 0 || m.edges() == 0, "{c}: {m:?}");
                 assert!(m.edges() <= 1, "{c}: {m:?}");
+                assert!(!m.is_bridge() && !m.is_fork());
                 assert_eq!(m != Border::NONE, b.is_border(c), "{c}");
                 let on_board = (0..6).filter(|&d| c.neighbour(d).is_some_and(|c| b.contains(c)));
                 assert_eq!(on_board.count() < 6, b.is_border(c), "{c}");
@@ -309,6 +326,15 @@ mod tests {
             let a = c.neighbour(d).unwrap();
             let b = c.neighbour((d + 1) % 6).unwrap();
             assert!((0..6).any(|e| a.neighbour(e) == Some(b)));
+        }
+    }
+
+    #[test]
+    fn bridge_and_fork_tests_count_bits() {
+        for bits in 0..1u16 << 12 {
+            let b = Border(bits);
+            assert_eq!(b.is_bridge(), b.corners() >= 2, "{b:?}");
+            assert_eq!(b.is_fork(), b.edges() >= 3, "{b:?}");
         }
     }
 

@@ -15,6 +15,21 @@ use super::geometry::{Board, Border, Cell, KEY_STEPS};
 /// Marks an empty dense cell and a missing neighbour.
 const EMPTY: u32 = u32::MAX;
 
+/// The odd multiplier of the Fibonacci hash (2^64 / φ).
+const HASH_FACTOR: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// `KEY_STEPS[d] * HASH_FACTOR`: the hash product of a neighbour's key is the cell's product
+/// plus this (multiplication distributes modulo 2^64), one addition instead of a multiply.
+const STEP_PRODUCTS: [u64; 6] = {
+    let mut products = [0; 6];
+    let mut d = 0;
+    while d < 6 {
+        products[d] = KEY_STEPS[d].wrapping_mul(HASH_FACTOR);
+        d += 1;
+    }
+    products
+};
+
 /// Boards whose padded square has at most this many cells may use the dense layout.
 pub(crate) const DENSE_MAX_CELLS: u64 = 1 << 14;
 
@@ -77,7 +92,13 @@ impl Table {
     /// The hash of `key`; `hash >> 2` is the first slot to look at.
     #[inline(always)]
     fn hash(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+        self.hash_of_product(key.wrapping_mul(HASH_FACTOR))
+    }
+
+    /// The hash of the key whose product with [`HASH_FACTOR`] is `product`.
+    #[inline(always)]
+    fn hash_of_product(&self, product: u64) -> usize {
+        (product >> self.shift) as usize
     }
 
     /// Might a stored key have hash `f`?
@@ -87,12 +108,18 @@ impl Table {
     }
 
     /// The node stored for `key`, or [`EMPTY`].
-    #[inline(always)]
+    #[inline]
     fn get(&self, key: u64) -> u32 {
         let f = self.hash(key);
         if !self.maybe(f) {
             return EMPTY;
         }
+        self.probe(key, f)
+    }
+
+    /// The node stored for `key` whose hash is `f`, or [`EMPTY`] (without the filter).
+    #[inline(always)]
+    fn probe(&self, key: u64, f: usize) -> u32 {
         let keys = &self.keys[..];
         let mask = keys.len() - 1;
         let mut i = f >> 2;
@@ -236,6 +263,9 @@ impl Groups {
             Layout::Dense { width } => {
                 let w = *width;
                 let at = cell.x as usize * w + cell.y as usize;
+                // An on-board cell lies inside the frame: its neighbours are in bounds
+                // (stated once, so the compiler drops the checks below).
+                assert!(at > w && at + w + 1 < self.nodes.len());
                 if self.nodes[at].parent != EMPTY {
                     return Err(Occupied);
                 }
@@ -254,10 +284,23 @@ impl Groups {
                 }
                 let key = cell.key();
                 let free = table.find_free(key).map_err(|()| Occupied)?;
+                // The six filter bits first, without branches; on a sparse board they are
+                // usually all clear and no key is read.
+                let product = key.wrapping_mul(HASH_FACTOR);
+                let mut hashes = [0; 6];
+                let mut maybe = 0u32;
                 for d in 0..6 {
-                    let n = table.get(key.wrapping_add(KEY_STEPS[d]));
-                    nb[d] = n;
-                    occ |= u32::from(n != EMPTY) << d;
+                    hashes[d] = table.hash_of_product(product.wrapping_add(STEP_PRODUCTS[d]));
+                    maybe |= u32::from(table.maybe(hashes[d])) << d;
+                }
+                while maybe != 0 {
+                    let d = maybe.trailing_zeros() as usize;
+                    maybe &= maybe - 1;
+                    let n = table.probe(key.wrapping_add(KEY_STEPS[d]), hashes[d]);
+                    if n != EMPTY {
+                        nb[d] = n;
+                        occ |= 1 << d;
+                    }
                 }
                 let node = self.nodes.len() as u32;
                 table.fill(free, key, node);
@@ -308,10 +351,10 @@ impl Groups {
         }
         let joined = self.nodes[root as usize].border;
         let mut wins = Wins::NONE;
-        if joined.corners() >= 2 {
+        if joined.is_bridge() {
             wins = wins.with(Wins::BRIDGE);
         }
-        if joined.edges() >= 3 {
+        if joined.is_fork() {
             wins = wins.with(Wins::FORK);
         }
         if ring {
