@@ -192,11 +192,24 @@ pub(crate) struct Groups {
     board: Board,
     nodes: Vec<Node>,
     layout: Layout,
+    /// Dense layout: the border of each cell of the square ([`OFF_BOARD`] off the board),
+    /// kept from game to game on boards of the same side.
+    borders: Vec<Border>,
+    /// The side `borders` was made for (0: none).
+    borders_side: u32,
 }
 
-/// The move was on an occupied cell.
+/// Marks a cell of the dense square that is not on the board.
+const OFF_BOARD: Border = Border(0x8000);
+
+/// Why a move was refused (nothing changed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Occupied;
+pub(crate) enum Refused {
+    /// The cell is not on the board.
+    OffBoard,
+    /// The cell holds a stone.
+    Occupied,
+}
 
 impl Groups {
     /// No stones on `board`, expecting about `stones` moves.
@@ -205,6 +218,8 @@ impl Groups {
             board,
             nodes: Vec::new(),
             layout: Layout::Dense { width: 0 },
+            borders: Vec::new(),
+            borders_side: 0,
         };
         groups.reset(board, stones);
         groups
@@ -221,6 +236,19 @@ impl Groups {
             self.layout = Layout::Dense {
                 width: width as usize,
             };
+            if self.borders_side != board.side() {
+                let w = width as u32;
+                self.borders.clear();
+                self.borders.extend((0..w * w).map(|i| {
+                    let cell = Cell::new(i / w, i % w);
+                    if board.contains(cell) {
+                        board.border(cell)
+                    } else {
+                        OFF_BOARD
+                    }
+                }));
+                self.borders_side = board.side();
+            }
         } else {
             self.nodes.reserve(stones.min(1 << 24));
             let mut table = match std::mem::replace(&mut self.layout, Layout::Dense { width: 0 }) {
@@ -249,25 +277,31 @@ impl Groups {
         }
     }
 
-    /// Puts a stone on `cell` (which must be on the board) and tells what it completes.
+    /// Puts a stone on (x, y) and tells what it completes.
     ///
     /// # Errors
-    /// [`Occupied`], with nothing changed, if the cell holds a stone.
+    /// [`Refused`], with nothing changed, if the cell is off the board or holds a stone.
     #[inline]
-    pub(crate) fn play(&mut self, cell: Cell) -> Result<Wins, Occupied> {
-        debug_assert!(self.board.contains(cell));
-        let border = self.board.border(cell);
+    pub(crate) fn play(&mut self, x: u32, y: u32) -> Result<Wins, Refused> {
         let mut nb = [EMPTY; 6];
         let mut occ = 0u32;
-        let node = match &mut self.layout {
+        let (node, border) = match &mut self.layout {
             Layout::Dense { width } => {
                 let w = *width;
-                let at = cell.x as usize * w + cell.y as usize;
+                let (x, y) = (x as usize, y as usize);
+                if x >= w || y >= w {
+                    return Err(Refused::OffBoard);
+                }
+                let at = x * w + y;
+                let border = self.borders[at];
+                if border == OFF_BOARD {
+                    return Err(Refused::OffBoard);
+                }
                 // An on-board cell lies inside the frame: its neighbours are in bounds
                 // (stated once, so the compiler drops the checks below).
                 assert!(at > w && at + w + 1 < self.nodes.len());
                 if self.nodes[at].parent != EMPTY {
-                    return Err(Occupied);
+                    return Err(Refused::Occupied);
                 }
                 let around = [at + w + 1, at + 1, at - w, at - w - 1, at - 1, at + w];
                 for (d, &i) in around.iter().enumerate() {
@@ -276,14 +310,18 @@ impl Groups {
                         occ |= 1 << d;
                     }
                 }
-                at as u32
+                (at as u32, border)
             }
             Layout::Sparse(table) => {
+                let cell = Cell::new(x, y);
+                if !self.board.contains(cell) {
+                    return Err(Refused::OffBoard);
+                }
                 if table.len * 2 >= table.keys.len() {
                     table.grow();
                 }
                 let key = cell.key();
-                let free = table.find_free(key).map_err(|()| Occupied)?;
+                let free = table.find_free(key).map_err(|()| Refused::Occupied)?;
                 // The six filter bits first, without branches; on a sparse board they are
                 // usually all clear and no key is read.
                 let product = key.wrapping_mul(HASH_FACTOR);
@@ -305,7 +343,7 @@ impl Groups {
                 let node = self.nodes.len() as u32;
                 table.fill(free, key, node);
                 self.nodes.push(Node::EMPTY);
-                node
+                (node, self.board.border(cell))
             }
         };
         Ok(self.link(node, border, nb, occ))
@@ -423,10 +461,14 @@ mod tests {
         let mut sparse = Groups::new(board, 0);
         assert!(dense.is_dense() && !sparse.is_dense());
         for c in board.iter() {
-            assert_eq!(dense.play(c), sparse.play(c), "{c}");
-            assert_eq!(dense.play(c), Err(Occupied));
-            assert_eq!(sparse.play(c), Err(Occupied));
+            assert_eq!(dense.play(c.x, c.y), sparse.play(c.x, c.y), "{c}");
+            assert_eq!(dense.play(c.x, c.y), Err(Refused::Occupied));
+            assert_eq!(sparse.play(c.x, c.y), Err(Refused::Occupied));
             assert!(dense.is_occupied(c) && sparse.is_occupied(c));
+        }
+        for (x, y) in [(0, 0), (1, 5), (5, 1), (8, 8), (9, 1), (u32::MAX, 3)] {
+            assert_eq!(dense.play(x, y), Err(Refused::OffBoard));
+            assert_eq!(sparse.play(x, y), Err(Refused::OffBoard));
         }
     }
 }

@@ -31,7 +31,7 @@ pub mod reference;
 use std::fmt;
 
 use geometry::{Board, Cell, MAX_SIDE, MIN_SIDE};
-use groups::Groups;
+use groups::{Groups, Refused};
 
 /// A set of winning structures: bridge, fork and ring.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -247,16 +247,13 @@ impl Game {
     #[inline]
     pub fn play(&mut self, x: u32, y: u32) -> Result<Wins, PlayError> {
         let cell = Cell::new(x, y);
-        if !self.board.contains(cell) {
-            return Err(PlayError::OffBoard {
+        let wins = self.groups.play(x, y).map_err(|refused| match refused {
+            Refused::OffBoard => PlayError::OffBoard {
                 cell,
                 side: self.board.side(),
-            });
-        }
-        let wins = self
-            .groups
-            .play(cell)
-            .map_err(|_| PlayError::Occupied { cell })?;
+            },
+            Refused::Occupied => PlayError::Occupied { cell },
+        })?;
         self.stones.push(cell);
         if !wins.is_empty() && self.first_win.is_none() {
             self.first_win = Some((wins, self.stones.len() as u32));
