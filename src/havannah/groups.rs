@@ -187,6 +187,9 @@ enum Layout {
 }
 
 /// The stones of one game and their groups.
+///
+/// Invariant: every node id the union-find reaches (a neighbour's node, a parent, a root) is
+/// below `nodes.len()`; [`Groups::node`] relies on it.
 #[derive(Debug, Clone)]
 pub(crate) struct Groups {
     board: Board,
@@ -353,7 +356,7 @@ impl Groups {
     /// neighbours `nb` (bit d of `occ` set when `nb[d]` is a stone) and reports the wins.
     #[inline(always)]
     fn link(&mut self, node: u32, border: Border, nb: [u32; 6], occ: u32) -> Wins {
-        self.nodes[node as usize] = Node {
+        *self.node_mut(node) = Node {
             parent: node,
             border,
             rank: 0,
@@ -387,7 +390,7 @@ impl Groups {
         for &other in &roots[..count] {
             root = self.union(root, other);
         }
-        let joined = self.nodes[root as usize].border;
+        let joined = self.node(root).border;
         let mut wins = Wins::NONE;
         if joined.is_bridge() {
             wins = wins.with(Wins::BRIDGE);
@@ -405,12 +408,12 @@ impl Groups {
     #[inline(always)]
     fn find(&mut self, mut a: u32) -> u32 {
         loop {
-            let parent = self.nodes[a as usize].parent;
+            let parent = self.node(a).parent;
             if parent == a {
                 return a;
             }
-            let grand = self.nodes[parent as usize].parent;
-            self.nodes[a as usize].parent = grand;
+            let grand = self.node(parent).parent;
+            self.node_mut(a).parent = grand;
             a = grand;
         }
     }
@@ -418,16 +421,35 @@ impl Groups {
     /// Joins two different roots; returns the new root.
     #[inline(always)]
     fn union(&mut self, a: u32, b: u32) -> u32 {
-        let (ra, rb) = (self.nodes[a as usize].rank, self.nodes[b as usize].rank);
+        let (ra, rb) = (self.node(a).rank, self.node(b).rank);
         let (big, small) = if ra < rb { (b, a) } else { (a, b) };
-        let moved = self.nodes[small as usize].border;
-        self.nodes[small as usize].parent = big;
-        let root = &mut self.nodes[big as usize];
+        let moved = self.node(small).border;
+        self.node_mut(small).parent = big;
+        let root = self.node_mut(big);
         root.border = root.border.with(moved);
         if ra == rb {
             root.rank += 1;
         }
         big
+    }
+
+    /// Node `i`, which must be a stone of this game (see [`Groups`]'s invariant).
+    #[inline(always)]
+    fn node(&self, i: u32) -> &Node {
+        debug_assert!((i as usize) < self.nodes.len(), "node {i} out of range");
+        // SAFETY: `i` is a stone's node: the dense layout hands out only in-frame cells
+        // (asserted in `play`), the sparse one only indices of pushed nodes, and parents are
+        // set only to such nodes; `reset` forgets every one of them. Unchecked access saves
+        // ~30 instructions per move in the union-find (cachegrind, S = 10 random games).
+        unsafe { self.nodes.get_unchecked(i as usize) }
+    }
+
+    /// Node `i`, mutably, under the same condition as [`Groups::node`].
+    #[inline(always)]
+    fn node_mut(&mut self, i: u32) -> &mut Node {
+        debug_assert!((i as usize) < self.nodes.len(), "node {i} out of range");
+        // SAFETY: as in `node`.
+        unsafe { self.nodes.get_unchecked_mut(i as usize) }
     }
 }
 
