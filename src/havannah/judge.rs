@@ -187,7 +187,7 @@ fn move_error(k: u64, e: PlayError) -> String {
 }
 
 /// Lines [`Judge::resync`] reads ahead at most.
-const RESYNC_LINES: usize = 1 << 16;
+const RESYNC_LINES: usize = 1 << 15;
 /// Lines tried as headers when none stands out.
 const RESYNC_FALLBACK: usize = 1 << 12;
 /// Moves checked after each guessed header.

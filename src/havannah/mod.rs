@@ -6,7 +6,7 @@
 //! touches ([`geometry::Border`]), and finds rings in O(1) per move: a new stone closes a ring
 //! exactly when two of its neighbour *arcs* (maximal runs of occupied neighbours, off-board
 //! counting as empty) already belong to one group. Memory and time follow the number of moves,
-//! not the area of the board. [`reference`] is the plain flood-fill version it is tested against,
+//! not the area of the board. [`reference`](mod@reference) is the plain flood-fill version it is tested against,
 //! and [`judge`] reads and answers the judge format.
 //!
 //! ```
