@@ -6,6 +6,8 @@
 //!   "Make a Sequence". The cube is one 512-bit board per colour ([`sequence::Cube`]), with an
 //!   O(13) incremental win check per ball and an independent full-board shift-and detector that
 //!   runs on AVX-512, AVX2 or portable code, chosen at run time ([`simd`]).
+//! - [`havannah`]: the first bridge, fork or ring in a sequence of Havannah moves (GCJ 2012,
+//!   Round 3) on boards of any size: union-find over a hash table of stones, exact O(1) rings.
 //!
 //! Every game has the same anatomy: a value type to play and undo on in tight loops (no
 //! allocation, errors leave the state unchanged), a plain `reference` module that is the
@@ -31,6 +33,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod havannah;
 pub mod input;
 pub mod judge;
 pub mod rng;

@@ -20,6 +20,8 @@ struct Cli {
 enum Command {
     /// Judge "Make a Sequence" datasets (3-D gravity connect-m), ending with `0 0 0`.
     Sequence(JudgeArgs),
+    /// Judge Havannah cases (GCJ 2012 Round 3): the first bridge, fork or ring of each.
+    Havannah(JudgeArgs),
 }
 
 /// Where a judge reads and how it works.
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Sequence(args) => judge_with(&bitgames::sequence::judge::Judge, &args),
+        Command::Havannah(args) => judge_with(&bitgames::havannah::judge::Judge, &args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

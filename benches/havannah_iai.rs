@@ -1,0 +1,79 @@
+//! Instruction counts (callgrind, via gungraun) of Havannah's hot path, one `play`: on a
+//! mid-game S = 10 board (dense layout, joining groups) and on a sparse S = 3000 board (hash
+//! table). Each bench asserts its result.
+//!
+//! `cargo bench --bench havannah_iai` (needs `gungraun-runner` of the same version and valgrind).
+
+use std::hint::black_box;
+
+use bitgames::havannah::geometry::Cell;
+use bitgames::havannah::{Game, Wins};
+use bitgames::rng::Rng;
+use gungraun::{library_benchmark, library_benchmark_group, main};
+
+/// A position, the cell to play next and what that move completes.
+struct Position {
+    game: Game,
+    cell: Cell,
+    wins: Wins,
+}
+
+/// `stones` random stones on a board of side `side` without a win, and an empty cell with at
+/// least `neighbours` stones around it (checked against a copy of the game).
+fn position(side: u32, stones: usize, neighbours: usize, seed: u64) -> Position {
+    let mut rng = Rng::new(seed);
+    loop {
+        let mut game = Game::with_capacity(side, stones + 1).unwrap();
+        let n = game.board().n();
+        while game.stones().len() < stones && game.first_win().is_none() {
+            let _ = game.play(rng.range(1, n), rng.range(1, n));
+        }
+        if game.first_win().is_some() {
+            continue;
+        }
+        let around = |c: Cell| {
+            (0..6)
+                .filter_map(|d| c.neighbour(d))
+                .filter(|c| game.is_occupied(c.x, c.y))
+                .count()
+        };
+        let stone = *game.stones().last().unwrap();
+        let free = (0..6)
+            .filter_map(|d| stone.neighbour(d))
+            .filter(|&c| game.board().contains(c) && !game.is_occupied(c.x, c.y))
+            .max_by_key(|&c| around(c));
+        if let Some(cell) = free.filter(|&c| around(c) >= neighbours) {
+            let wins = game.clone().play(cell.x, cell.y).unwrap();
+            return Position { game, cell, wins };
+        }
+    }
+}
+
+/// S = 10 after 60 random stones: the next stone touches at least two of them.
+fn mid_game() -> Position {
+    position(10, 60, 2, 5)
+}
+
+/// S = 3000 after 10 000 scattered stones: the next stone touches one of them.
+fn sparse_board() -> Position {
+    position(3000, 10_000, 1, 7)
+}
+
+#[library_benchmark]
+#[bench::mid_game_s10(setup = mid_game)]
+#[bench::sparse_s3000(setup = sparse_board)]
+fn play(mut p: Position) -> Position {
+    let before = p.game.stones().len();
+    let wins = black_box(p.game.play(black_box(p.cell.x), black_box(p.cell.y))).unwrap();
+    assert_eq!(wins, p.wins);
+    assert_eq!(p.game.stones().len(), before + 1);
+    // Returned, so that freeing the game is not counted.
+    p
+}
+
+library_benchmark_group!(
+    name = havannah;
+    benchmarks = play
+);
+
+main!(library_benchmark_groups = havannah);
