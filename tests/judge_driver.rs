@@ -117,3 +117,45 @@ fn truncated_inputs_fail_after_the_same_answers_as_the_reference() {
         }
     }
 }
+
+#[test]
+fn line_numbers_count_blank_lines_before_a_header_across_blocks() {
+    // Havannah input: blank lines, T, then 40 one-move cases and a move off the board.
+    let mut input = String::from("\n\n\n41\n");
+    for _ in 0..40 {
+        input.push_str("2 1\n1 1\n");
+    }
+    input.push_str("2 1\n9 9\n");
+    let bad_line = 3 + 1 + 40 * 2 + 2;
+    for threads in [1, 2] {
+        for block in [64, 100, 1 << 16] {
+            let mut out = Vec::new();
+            let result = judge::run(
+                &bitgames::havannah::judge::Judge,
+                input.as_bytes(),
+                &mut out,
+                Options { threads, block },
+            );
+            let message = result.unwrap_err().to_string();
+            assert!(
+                message.starts_with(&format!("{bad_line}:1: dataset 41: ")),
+                "threads {threads} block {block}: {message}"
+            );
+            assert_eq!(String::from_utf8(out).unwrap().lines().count(), 40);
+        }
+    }
+}
+
+#[test]
+fn a_bad_token_across_a_block_end_is_quoted_whole() {
+    let input = format!("3 3 1\n1 1\n3 3 2\n1 1\n{}7 1\n0 0 0\n", "x".repeat(200));
+    for block in [64, 100, 1 << 16] {
+        let (out, err) = run(input.as_bytes(), 1, block);
+        assert_eq!(out, "Draw\n");
+        let err = err.unwrap();
+        assert!(
+            err.ends_with(&format!("found `{}`", "x".repeat(24))) && err.starts_with("5:1:"),
+            "block {block}: {err}"
+        );
+    }
+}
