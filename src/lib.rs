@@ -6,6 +6,9 @@
 //!   "Make a Sequence". The cube is one 512-bit board per colour ([`sequence::Cube`]), with an
 //!   O(13) incremental win check per ball and an independent full-board shift-and detector that
 //!   runs on AVX-512, AVX2 or portable code, chosen at run time ([`simd`]).
+//! - [`grid`]: the cross-cutting grid game (Jutge P57928). Positions are sums of rectangles;
+//!   one `u128` per row and per column finds a move's rectangle in O(1), and the position's
+//!   Grundy value is updated by XOR from a shared table of rectangle values.
 //!
 //! Every game has the same anatomy: a value type to play and undo on in tight loops (no
 //! allocation, errors leave the state unchanged), a plain `reference` module that is the
@@ -31,6 +34,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod grid;
 pub mod input;
 pub mod judge;
 pub mod rng;

@@ -1,0 +1,402 @@
+//! Grundy values g(a, b) of the a × b rectangle.
+//!
+//! A move at (x, y) of an a × b rectangle leaves four smaller rectangles, (x−1)×(y−1),
+//! (x−1)×(b−y), (a−x)×(y−1) and (a−x)×(b−y), so
+//!
+//! g(a, b) = mex over 1 ≤ x ≤ a, 1 ≤ y ≤ b of g(x−1, y−1) ⊕ g(x−1, b−y) ⊕ g(a−x, y−1) ⊕ g(a−x, b−y).
+//!
+//! The four parts of (x, y) are those of its mirror images (a+1−x, y), (x, b+1−y) and
+//! (a+1−x, b+1−y), so only the upper-left quarter of the cells is visited. [`shared`] is the
+//! table up to [`SHARED_MAX`] (= 128, every position the bitboards hold), computed once on first
+//! use; [`Table::compute`] builds larger tables on every core.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+/// The largest side of the [`shared`] table.
+pub const SHARED_MAX: usize = 128;
+
+/// The Grundy values g(a, b) for 0 ≤ a, b ≤ `max` (g(0, b) = 0: an empty rectangle).
+///
+/// ```
+/// use bitgames::grid::grundy::Table;
+///
+/// let t = Table::new(12);
+/// assert_eq!(t.get(2, 2), 0);
+/// assert_eq!(t.get(1, 7), 1);
+/// assert_eq!(t.zeros(), vec![(2, 2), (4, 4), (4, 6), (8, 12), (10, 10)]);
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Table {
+    max: usize,
+    /// Row-major (max + 1) × (max + 1), both triangles filled.
+    values: Vec<u16>,
+}
+
+/// Why [`Table::compute`] could not build a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValueTooLarge {
+    /// The rectangle whose value does not fit 16 bits.
+    pub rows: usize,
+    /// Its other side.
+    pub cols: usize,
+}
+
+impl fmt::Display for ValueTooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the Grundy value of the {} × {} rectangle does not fit 16 bits",
+            self.rows, self.cols
+        )
+    }
+}
+
+impl std::error::Error for ValueTooLarge {}
+
+impl Table {
+    /// The table up to `max`, by a plain single-threaded loop over the quarter of the cells.
+    ///
+    /// Fine up to a few hundred; use [`Table::compute`] beyond.
+    ///
+    /// # Panics
+    /// When a value does not fit 16 bits (far beyond any size this loop is meant for).
+    pub fn new(max: usize) -> Table {
+        let w = max + 1;
+        let mut values = vec![0u16; w * w];
+        let mut seen: Vec<u64> = Vec::new();
+        for a in 1..=max {
+            for b in a..=max {
+                let v = quarter_mex(&values, w, a, b, &mut seen);
+                let v = u16::try_from(v).expect("Grundy value fits 16 bits");
+                values[a * w + b] = v;
+                values[b * w + a] = v;
+            }
+        }
+        Table { max, values }
+    }
+
+    /// The table up to `max` on all of rayon's threads; `progress(a)` is called after row `a`
+    /// (from 1 to `max`) is done.
+    ///
+    /// Row a of the table depends only on rows below a, so rows are computed in order and the
+    /// rectangles a × b (b ≥ a) of one row in parallel. See [`row_value`] for the inner loop.
+    ///
+    /// # Errors
+    /// [`ValueTooLarge`] when a value does not fit 16 bits.
+    pub fn compute(max: usize, progress: impl Fn(usize)) -> Result<Table, ValueTooLarge> {
+        let w = max + 1;
+        let mut values = vec![0u16; w * w];
+        // Each row also stored reversed, so the mirror terms g(·, b − y) are read forwards.
+        let mut reversed = vec![0u16; w * w];
+        let mut row = Vec::with_capacity(w);
+        for a in 1..=max {
+            let tables = Rows {
+                values: &values,
+                reversed: &reversed,
+                w,
+            };
+            (a..max + 1)
+                .into_par_iter()
+                .map_init(Scratch::default, |scratch, b| {
+                    row_value(&tables, a, b, scratch)
+                })
+                .collect_into_vec(&mut row);
+            for (b, &v) in (a..=max).zip(&row) {
+                let v = u16::try_from(v).map_err(|_| ValueTooLarge { rows: a, cols: b })?;
+                values[a * w + b] = v;
+                values[b * w + a] = v;
+                reversed[a * w + (max - b)] = v;
+                reversed[b * w + (max - a)] = v;
+            }
+            progress(a);
+        }
+        Ok(Table { max, values })
+    }
+
+    /// The largest side in the table.
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
+    /// g(a, b).
+    ///
+    /// # Panics
+    /// When `a` or `b` exceeds [`Table::max`].
+    #[inline]
+    pub fn get(&self, a: usize, b: usize) -> u16 {
+        assert!(
+            a <= self.max && b <= self.max,
+            "{a} × {b} is outside the table"
+        );
+        self.values[a * (self.max + 1) + b]
+    }
+
+    /// The largest value for sides 1..=`max`.
+    pub fn largest(&self) -> u16 {
+        self.values.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The losing rectangles (g = 0) with 1 ≤ a ≤ b, in order of a then b.
+    pub fn zeros(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for a in 1..=self.max {
+            for b in a..=self.max {
+                if self.get(a, b) == 0 {
+                    out.push((a, b));
+                }
+            }
+        }
+        out
+    }
+
+    /// Writes the table as CSV: a header `a,b,...` then one line per a with g(a, 1..=max).
+    ///
+    /// # Errors
+    /// What `out` returns.
+    pub fn write_csv(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        write!(out, "a\\b")?;
+        for b in 1..=self.max {
+            write!(out, ",{b}")?;
+        }
+        writeln!(out)?;
+        for a in 1..=self.max {
+            write!(out, "{a}")?;
+            for b in 1..=self.max {
+                write!(out, ",{}", self.get(a, b))?;
+            }
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Table {
+    /// The table as a square of numbers (rows a, columns b, from 1).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Table (max {}):", self.max)?;
+        for a in 1..=self.max {
+            for b in 1..=self.max {
+                write!(f, "{:4}", self.get(a, b))?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// The mex over the quarter of the moves of the a × b rectangle, from a table whose rows below
+/// `a` and columns below `b` are filled; `seen` is a reusable bitset.
+fn quarter_mex(values: &[u16], w: usize, a: usize, b: usize, seen: &mut Vec<u64>) -> usize {
+    seen.clear();
+    for x in 1..=a.div_ceil(2) {
+        let up = &values[(x - 1) * w..x * w];
+        let down = &values[(a - x) * w..(a - x + 1) * w];
+        for y in 1..=b.div_ceil(2) {
+            let v = usize::from(up[y - 1] ^ up[b - y] ^ down[y - 1] ^ down[b - y]);
+            if v / 64 >= seen.len() {
+                seen.resize(v / 64 + 1, 0);
+            }
+            seen[v / 64] |= 1 << (v % 64);
+        }
+    }
+    mex(seen)
+}
+
+/// The smallest number whose bit is clear in `seen`.
+fn mex(seen: &[u64]) -> usize {
+    seen.iter()
+        .position(|&word| word != u64::MAX)
+        .map_or(seen.len() * 64, |i| {
+            i * 64 + seen[i].trailing_ones() as usize
+        })
+}
+
+/// Read access to the filled rows of a table under construction.
+#[derive(Clone, Copy)]
+struct Rows<'a> {
+    values: &'a [u16],
+    reversed: &'a [u16],
+    w: usize,
+}
+
+impl Rows<'_> {
+    fn row(&self, a: usize) -> &[u16] {
+        &self.values[a * self.w..(a + 1) * self.w]
+    }
+    fn reversed(&self, a: usize) -> &[u16] {
+        &self.reversed[a * self.w..(a + 1) * self.w]
+    }
+}
+
+/// Per-thread working memory of [`Table::compute`].
+#[derive(Default)]
+struct Scratch {
+    seen: Vec<u64>,
+}
+
+/// Lanes handled together by the vectorised loops.
+const LANES: usize = 16;
+
+/// Candidate values tested in one pass of [`hits`].
+const CANDIDATES: usize = 8;
+
+/// g(a, b) for b ≥ a from the rows below `a`.
+///
+/// Marking every move's value in a bitset costs one scattered store per move. Instead the
+/// values of the first few rows of moves are marked, which gives the first few *candidates*
+/// (the smallest unmarked values); then one pass over all other moves only compares each
+/// value with the candidates, a loop the compiler turns into vector compares. The mex is the
+/// first candidate no move hit; if every candidate was hit they are marked and the next
+/// candidates are tried.
+fn row_value(rows: &Rows<'_>, a: usize, b: usize, scratch: &mut Scratch) -> usize {
+    const MARKED_ROWS: usize = 2;
+    let half_a = a.div_ceil(2);
+    let half_b = b.div_ceil(2);
+    let seen = &mut scratch.seen;
+    seen.clear();
+    let mark = |seen: &mut Vec<u64>, v: usize| {
+        if v / 64 >= seen.len() {
+            seen.resize(v / 64 + 1, 0);
+        }
+        seen[v / 64] |= 1 << (v % 64);
+    };
+    let marked = half_a.min(MARKED_ROWS);
+    // The mirror term g(·, b − y) for y = 1 + i is reversed[max − b + 1 + i].
+    let shift = rows.w - b;
+    for x in 1..=marked {
+        let (up, down) = (rows.row(x - 1), rows.row(a - x));
+        let (up_r, down_r) = (
+            &rows.reversed(x - 1)[shift..],
+            &rows.reversed(a - x)[shift..],
+        );
+        for i in 0..half_b {
+            mark(seen, usize::from(up[i] ^ down[i] ^ up_r[i] ^ down_r[i]));
+        }
+    }
+    if marked == half_a {
+        return mex(seen);
+    }
+    loop {
+        // The next candidates: the smallest values not marked yet.
+        let mut candidates = [u16::MAX; CANDIDATES];
+        let mut next = 0;
+        for slot in &mut candidates {
+            while next / 64 < seen.len() && seen[next / 64] >> (next % 64) & 1 == 1 {
+                next += 1;
+            }
+            // Beyond 16 bits the caller reports the value as too large.
+            let Ok(c) = u16::try_from(next) else {
+                return next;
+            };
+            *slot = c;
+            next += 1;
+        }
+        let hit = hits(rows, a, b, marked + 1..=half_a, &candidates);
+        match (0..CANDIDATES).find(|&k| hit & (1 << k) == 0) {
+            Some(k) => return usize::from(candidates[k]),
+            None => {
+                for &c in &candidates {
+                    mark(seen, usize::from(c));
+                }
+            }
+        }
+    }
+}
+
+/// Bit k is set when some move in rows `xs` of the a × b rectangle has value `candidates[k]`.
+fn hits(
+    rows: &Rows<'_>,
+    a: usize,
+    b: usize,
+    xs: std::ops::RangeInclusive<usize>,
+    candidates: &[u16; CANDIDATES],
+) -> u32 {
+    let half_b = b.div_ceil(2);
+    let shift = rows.w - b;
+    let full = half_b / LANES * LANES;
+    let mut acc = [[0u16; LANES]; CANDIDATES];
+    let mut tail = 0u32;
+    for x in xs {
+        let (up, down) = (rows.row(x - 1), rows.row(a - x));
+        let (up_r, down_r) = (
+            &rows.reversed(x - 1)[shift..],
+            &rows.reversed(a - x)[shift..],
+        );
+        for (((u, d), ur), dr) in up[..full]
+            .chunks_exact(LANES)
+            .zip(down[..full].chunks_exact(LANES))
+            .zip(up_r[..full].chunks_exact(LANES))
+            .zip(down_r[..full].chunks_exact(LANES))
+        {
+            let mut v = [0u16; LANES];
+            for l in 0..LANES {
+                v[l] = u[l] ^ d[l] ^ ur[l] ^ dr[l];
+            }
+            for (acc, &c) in acc.iter_mut().zip(candidates) {
+                for l in 0..LANES {
+                    acc[l] |= u16::from(v[l] == c);
+                }
+            }
+        }
+        for i in full..half_b {
+            let v = up[i] ^ down[i] ^ up_r[i] ^ down_r[i];
+            for (k, &c) in candidates.iter().enumerate() {
+                tail |= u32::from(v == c) << k;
+            }
+        }
+    }
+    let mut hit = tail;
+    for (k, acc) in acc.iter().enumerate() {
+        if acc.iter().any(|&x| x != 0) {
+            hit |= 1 << k;
+        }
+    }
+    hit
+}
+
+/// The table up to [`SHARED_MAX`], computed on first use (about a millisecond) and shared.
+pub fn shared() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| Table::new(SHARED_MAX))
+}
+
+/// g(a, b) from the [`shared`] table.
+///
+/// ```
+/// use bitgames::grid::grundy::g;
+/// assert_eq!(g(10, 10), 0);
+/// assert_ne!(g(10, 11), 0);
+/// ```
+///
+/// # Panics
+/// When a side exceeds [`SHARED_MAX`].
+pub fn g(a: usize, b: usize) -> u16 {
+    shared().get(a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_table_equals_plain_table() {
+        for max in [0, 1, 2, 5, 17, 40, 70] {
+            assert_eq!(
+                Table::compute(max, |_| ()),
+                Ok(Table::new(max)),
+                "max {max}"
+            );
+        }
+    }
+
+    #[test]
+    fn mex_of_bitsets() {
+        assert_eq!(mex(&[]), 0);
+        assert_eq!(mex(&[0b1011]), 2);
+        assert_eq!(mex(&[u64::MAX]), 64);
+        assert_eq!(mex(&[u64::MAX, 1]), 65);
+    }
+}
