@@ -87,32 +87,11 @@ impl Table {
     /// # Errors
     /// [`ValueTooLarge`] when a value does not fit 16 bits.
     pub fn compute(max: usize, progress: impl Fn(usize)) -> Result<Table, ValueTooLarge> {
-        let w = max + 1;
-        let mut values = vec![0u16; w * w];
-        // Each row also stored reversed, so the mirror terms g(·, b − y) are read forwards.
-        let mut reversed = vec![0u16; w * w];
-        let mut row = Vec::with_capacity(w);
-        for a in 1..=max {
-            let tables = Rows {
-                values: &values,
-                reversed: &reversed,
-                w,
-            };
-            (a..max + 1)
-                .into_par_iter()
-                .map_init(Scratch::default, |scratch, b| {
-                    row_value(&tables, a, b, scratch)
-                })
-                .collect_into_vec(&mut row);
-            for (b, &v) in (a..=max).zip(&row) {
-                let v = u16::try_from(v).map_err(|_| ValueTooLarge { rows: a, cols: b })?;
-                values[a * w + b] = v;
-                values[b * w + a] = v;
-                reversed[a * w + (max - b)] = v;
-                reversed[b * w + (max - a)] = v;
-            }
-            progress(a);
-        }
+        // One byte per value while the values fit (twice the vector lanes), else two.
+        let values = match compute_as::<u8>(max, &progress) {
+            Ok(values) => values.into_iter().map(u16::from).collect(),
+            Err(_) => compute_as::<u16>(max, &progress)?,
+        };
         Ok(Table { max, values })
     }
 
@@ -214,48 +193,116 @@ fn mex(seen: &[u64]) -> usize {
         })
 }
 
+/// A table entry type for [`Table::compute`]: `u8` while values fit, then `u16`.
+trait Entry:
+    Copy + Default + Eq + std::ops::BitXor<Output = Self> + std::ops::BitOr<Output = Self> + Send + Sync
+{
+    fn index(self) -> usize;
+    fn from_index(v: usize) -> Option<Self>;
+    /// 1 when `b`, 0 otherwise.
+    fn flag(b: bool) -> Self;
+}
+
+impl Entry for u8 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        usize::from(self)
+    }
+    #[inline(always)]
+    fn from_index(v: usize) -> Option<u8> {
+        u8::try_from(v).ok()
+    }
+    #[inline(always)]
+    fn flag(b: bool) -> u8 {
+        u8::from(b)
+    }
+}
+
+impl Entry for u16 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        usize::from(self)
+    }
+    #[inline(always)]
+    fn from_index(v: usize) -> Option<u16> {
+        u16::try_from(v).ok()
+    }
+    #[inline(always)]
+    fn flag(b: bool) -> u16 {
+        u16::from(b)
+    }
+}
+
+/// [`Table::compute`] with entries of type `T`, or the first rectangle whose value does not fit.
+fn compute_as<T: Entry>(max: usize, progress: &impl Fn(usize)) -> Result<Vec<T>, ValueTooLarge> {
+    let w = max + 1;
+    let mut values = vec![T::default(); w * w];
+    // Each row also stored reversed, so the mirror terms g(·, b − y) are read forwards.
+    let mut reversed = vec![T::default(); w * w];
+    let mut row = Vec::with_capacity(w);
+    for a in 1..=max {
+        let rows = Rows {
+            values: &values,
+            reversed: &reversed,
+            w,
+        };
+        (a..max + 1)
+            .into_par_iter()
+            .map_init(Vec::new, |seen, b| row_value(&rows, a, b, seen))
+            .collect_into_vec(&mut row);
+        for (b, &v) in (a..=max).zip(&row) {
+            let v = T::from_index(v).ok_or(ValueTooLarge { rows: a, cols: b })?;
+            values[a * w + b] = v;
+            values[b * w + a] = v;
+            reversed[a * w + (max - b)] = v;
+            reversed[b * w + (max - a)] = v;
+        }
+        progress(a);
+    }
+    Ok(values)
+}
+
 /// Read access to the filled rows of a table under construction.
-#[derive(Clone, Copy)]
-struct Rows<'a> {
-    values: &'a [u16],
-    reversed: &'a [u16],
+struct Rows<'a, T> {
+    values: &'a [T],
+    reversed: &'a [T],
     w: usize,
 }
 
-impl Rows<'_> {
-    fn row(&self, a: usize) -> &[u16] {
-        &self.values[a * self.w..(a + 1) * self.w]
-    }
-    fn reversed(&self, a: usize) -> &[u16] {
-        &self.reversed[a * self.w..(a + 1) * self.w]
+impl<T: Entry> Rows<'_, T> {
+    /// The row `x − 1` and `a − x` terms of the moves (x, 1 + i), i < `h` ≤ b, as four slices:
+    /// g(x−1, i), g(a−x, i), g(x−1, b−1−i), g(a−x, b−1−i).
+    #[inline(always)]
+    fn terms(&self, a: usize, h: usize, b: usize, x: usize) -> [&[T]; 4] {
+        let shift = self.w - b;
+        let row = |k: usize| &self.values[k * self.w..][..h];
+        let rev = |k: usize| &self.reversed[k * self.w + shift..][..h];
+        [row(x - 1), row(a - x), rev(x - 1), rev(a - x)]
     }
 }
 
-/// Per-thread working memory of [`Table::compute`].
-#[derive(Default)]
-struct Scratch {
-    seen: Vec<u64>,
-}
-
-/// Lanes handled together by the vectorised loops.
+/// Lanes handled together by the vectorised loop.
 const LANES: usize = 16;
 
-/// Candidate values tested in one pass of [`hits`].
-const CANDIDATES: usize = 8;
+/// The smallest b for which whole vectors of moves fit in ⌈b/2⌉ rounded up to [`LANES`].
+const VECTOR_MIN: usize = 2 * LANES;
 
-/// g(a, b) for b ≥ a from the rows below `a`.
+/// Candidate values tested in one pass of [`hits`].
+const CANDIDATES: usize = 4;
+
+/// Rows of moves whose values are marked one by one before the candidate passes.
+const MARKED_ROWS: usize = 3;
+
+/// g(a, b) for b ≥ a from the rows below `a`; `seen` is a reusable bitset.
 ///
-/// Marking every move's value in a bitset costs one scattered store per move. Instead the
-/// values of the first few rows of moves are marked, which gives the first few *candidates*
-/// (the smallest unmarked values); then one pass over all other moves only compares each
-/// value with the candidates, a loop the compiler turns into vector compares. The mex is the
-/// first candidate no move hit; if every candidate was hit they are marked and the next
-/// candidates are tried.
-fn row_value(rows: &Rows<'_>, a: usize, b: usize, scratch: &mut Scratch) -> usize {
-    const MARKED_ROWS: usize = 2;
+/// Marking every move's value in a bitset costs a scattered store per move. Instead the values
+/// of the first few rows of moves are marked, which gives the first few *candidates* (the
+/// smallest unmarked values). A pass over the other moves then only compares each value with
+/// the candidates, a loop the compiler turns into vector compares, and stops as soon as every
+/// candidate is hit. The mex is the first candidate no move hits; if all were hit, they are
+/// marked and the next candidates are tried.
+fn row_value<T: Entry>(rows: &Rows<'_, T>, a: usize, b: usize, seen: &mut Vec<u64>) -> usize {
     let half_a = a.div_ceil(2);
-    let half_b = b.div_ceil(2);
-    let seen = &mut scratch.seen;
     seen.clear();
     let mark = |seen: &mut Vec<u64>, v: usize| {
         if v / 64 >= seen.len() {
@@ -263,94 +310,95 @@ fn row_value(rows: &Rows<'_>, a: usize, b: usize, scratch: &mut Scratch) -> usiz
         }
         seen[v / 64] |= 1 << (v % 64);
     };
-    let marked = half_a.min(MARKED_ROWS);
-    // The mirror term g(·, b − y) for y = 1 + i is reversed[max − b + 1 + i].
-    let shift = rows.w - b;
+    // Small rectangles: mark every move.
+    let marked = if b < VECTOR_MIN {
+        half_a
+    } else {
+        half_a.min(MARKED_ROWS)
+    };
     for x in 1..=marked {
-        let (up, down) = (rows.row(x - 1), rows.row(a - x));
-        let (up_r, down_r) = (
-            &rows.reversed(x - 1)[shift..],
-            &rows.reversed(a - x)[shift..],
-        );
-        for i in 0..half_b {
-            mark(seen, usize::from(up[i] ^ down[i] ^ up_r[i] ^ down_r[i]));
+        let [up, down, up_r, down_r] = rows.terms(a, b.div_ceil(2), b, x);
+        for i in 0..up.len() {
+            mark(seen, (up[i] ^ down[i] ^ up_r[i] ^ down_r[i]).index());
         }
     }
     if marked == half_a {
         return mex(seen);
     }
+    let mut next = 0;
     loop {
         // The next candidates: the smallest values not marked yet.
-        let mut candidates = [u16::MAX; CANDIDATES];
-        let mut next = 0;
-        for slot in &mut candidates {
+        let mut candidates = [T::default(); CANDIDATES];
+        let mut numbers = [0; CANDIDATES];
+        for (slot, number) in candidates.iter_mut().zip(&mut numbers) {
             while next / 64 < seen.len() && seen[next / 64] >> (next % 64) & 1 == 1 {
                 next += 1;
             }
-            // Beyond 16 bits the caller reports the value as too large.
-            let Ok(c) = u16::try_from(next) else {
+            // A candidate beyond the entry type is the answer: the caller reports it too large.
+            let Some(c) = T::from_index(next) else {
                 return next;
             };
-            *slot = c;
+            (*slot, *number) = (c, next);
             next += 1;
         }
         let hit = hits(rows, a, b, marked + 1..=half_a, &candidates);
         match (0..CANDIDATES).find(|&k| hit & (1 << k) == 0) {
-            Some(k) => return usize::from(candidates[k]),
-            None => {
-                for &c in &candidates {
-                    mark(seen, usize::from(c));
-                }
-            }
+            Some(k) => return numbers[k],
+            None => numbers.iter().for_each(|&n| mark(seen, n)),
         }
     }
 }
 
-/// Bit k is set when some move in rows `xs` of the a × b rectangle has value `candidates[k]`.
-fn hits(
-    rows: &Rows<'_>,
+/// Bit k is set when a move in rows `xs` of the a × b rectangle has the value `candidates[k]`;
+/// stops soon after every candidate has been hit. Needs b ≥ [`VECTOR_MIN`].
+fn hits<T: Entry>(
+    rows: &Rows<'_, T>,
     a: usize,
     b: usize,
     xs: std::ops::RangeInclusive<usize>,
-    candidates: &[u16; CANDIDATES],
+    candidates: &[T; CANDIDATES],
 ) -> u32 {
-    let half_b = b.div_ceil(2);
-    let shift = rows.w - b;
-    let full = half_b / LANES * LANES;
-    let mut acc = [[0u16; LANES]; CANDIDATES];
-    let mut tail = 0u32;
-    for x in xs {
-        let (up, down) = (rows.row(x - 1), rows.row(a - x));
-        let (up_r, down_r) = (
-            &rows.reversed(x - 1)[shift..],
-            &rows.reversed(a - x)[shift..],
-        );
-        for (((u, d), ur), dr) in up[..full]
+    const ALL: u32 = (1 << CANDIDATES) - 1;
+    // Whole vectors: lanes past ⌈b/2⌉ are moves of the mirrored half (still < b), harmless.
+    let len = b.div_ceil(2).next_multiple_of(LANES);
+    debug_assert!(len <= b);
+    let mut acc = [[T::default(); LANES]; CANDIDATES];
+    let mut hit = 0;
+    for (n, x) in xs.enumerate() {
+        let [up, down, up_r, down_r] = rows.terms(a, len, b, x);
+        for (((u, d), ur), dr) in up
             .chunks_exact(LANES)
-            .zip(down[..full].chunks_exact(LANES))
-            .zip(up_r[..full].chunks_exact(LANES))
-            .zip(down_r[..full].chunks_exact(LANES))
+            .zip(down.chunks_exact(LANES))
+            .zip(up_r.chunks_exact(LANES))
+            .zip(down_r.chunks_exact(LANES))
         {
-            let mut v = [0u16; LANES];
+            let mut v = [T::default(); LANES];
             for l in 0..LANES {
                 v[l] = u[l] ^ d[l] ^ ur[l] ^ dr[l];
             }
+            // Branch-free: lane l of acc[k] becomes non-zero once a value there equals
+            // candidate k (a vector compare and OR per candidate).
             for (acc, &c) in acc.iter_mut().zip(candidates) {
                 for l in 0..LANES {
-                    acc[l] |= u16::from(v[l] == c);
+                    acc[l] = acc[l] | T::flag(v[l] == c);
                 }
             }
         }
-        for i in full..half_b {
-            let v = up[i] ^ down[i] ^ up_r[i] ^ down_r[i];
-            for (k, &c) in candidates.iter().enumerate() {
-                tail |= u32::from(v == c) << k;
+        if n % 8 == 7 {
+            hit = reduce(&acc);
+            if hit == ALL {
+                return hit;
             }
         }
     }
-    let mut hit = tail;
+    hit | reduce(&acc)
+}
+
+/// Bit k set when some lane of `acc[k]` is non-zero.
+fn reduce<T: Entry>(acc: &[[T; LANES]; CANDIDATES]) -> u32 {
+    let mut hit = 0;
     for (k, acc) in acc.iter().enumerate() {
-        if acc.iter().any(|&x| x != 0) {
+        if acc.iter().any(|&f| f != T::default()) {
             hit |= 1 << k;
         }
     }
@@ -390,6 +438,20 @@ mod tests {
                 "max {max}"
             );
         }
+    }
+
+    #[test]
+    fn both_entry_types_agree() {
+        let plain = Table::new(90);
+        let wide = compute_as::<u16>(90, &|_| ()).unwrap();
+        assert_eq!(wide, plain.values);
+        let narrow = compute_as::<u8>(90, &|_| ()).unwrap();
+        assert!(narrow.iter().map(|&v| u16::from(v)).eq(plain.values));
+        assert_eq!(
+            compute_as::<u8>(2, &|_| ()).map(|v| v.len()),
+            Ok(9),
+            "values below 256 fit"
+        );
     }
 
     #[test]
