@@ -107,8 +107,27 @@ pub struct Grid {
     cols: usize,
     value: u16,
     table: &'static Table,
-    row_bits: [u128; MAX_SIDE],
-    col_bits: [u128; MAX_SIDE],
+    row_bits: [Line; MAX_SIDE],
+    col_bits: [Line; MAX_SIDE],
+}
+
+/// The forbidden cells of one row or column, bit k for cell k + 1, as two words so that
+/// forbidding one cell touches one word.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Line([u64; 2]);
+
+impl Line {
+    const FULL: Line = Line([u64::MAX; 2]);
+
+    #[inline(always)]
+    fn bits(self) -> u128 {
+        u128::from(self.0[0]) | u128::from(self.0[1]) << 64
+    }
+
+    #[inline(always)]
+    fn from_bits(bits: u128) -> Line {
+        Line([bits as u64, (bits >> 64) as u64])
+    }
 }
 
 impl Grid {
@@ -122,8 +141,8 @@ impl Grid {
             cols: 1,
             value: 0,
             table: shared(),
-            row_bits: [u128::MAX; MAX_SIDE],
-            col_bits: [u128::MAX; MAX_SIDE],
+            row_bits: [Line::FULL; MAX_SIDE],
+            col_bits: [Line::FULL; MAX_SIDE],
         };
         grid.reset(rows, cols)?;
         Ok(grid)
@@ -141,8 +160,8 @@ impl Grid {
         // Bits of rows and columns past the grid are never read.
         let row_border = !below(cols as u32);
         let col_border = !below(rows as u32);
-        self.row_bits[..rows].fill(row_border);
-        self.col_bits[..cols].fill(col_border);
+        self.row_bits[..rows].fill(Line::from_bits(row_border));
+        self.col_bits[..cols].fill(Line::from_bits(col_border));
         self.rows = rows;
         self.cols = cols;
         self.value = self.table.get(rows, cols);
@@ -163,7 +182,7 @@ impl Grid {
     pub fn is_permitted(&self, row: usize, col: usize) -> bool {
         (1..=self.rows).contains(&row)
             && (1..=self.cols).contains(&col)
-            && self.row_bits[row - 1] >> (col - 1) & 1 == 0
+            && self.row_bits[row - 1].bits() >> (col - 1) & 1 == 0
     }
 
     /// Plays at (`row`, `col`) (from 1) and returns the rectangle the move cut.
@@ -180,11 +199,11 @@ impl Grid {
             return Err(PlayError::OffGrid(cell));
         }
         let (x, y) = (row - 1, col - 1);
-        let across = self.row_bits[x];
+        let across = self.row_bits[x].bits();
         if across >> y & 1 != 0 {
             return Err(PlayError::Forbidden(cell));
         }
-        let down = self.col_bits[y];
+        let down = self.col_bits[y].bits();
         let (x32, y32) = (x as u32, y as u32);
         // First permitted cell and one past the last, left/right of the move and above/below.
         let left = 128 - (across & below(y32)).leading_zeros();
@@ -199,13 +218,15 @@ impl Grid {
             ^ t.get(i, b - j - 1)
             ^ t.get(a - i - 1, j)
             ^ t.get(a - i - 1, b - j - 1);
-        self.row_bits[x] = across | (below(right) & !below(left));
-        self.col_bits[y] = down | (below(bottom) & !below(top));
-        for bits in &mut self.row_bits[top as usize..bottom as usize] {
-            *bits |= 1 << y;
+        self.row_bits[x] = Line::from_bits(across | (below(right) & !below(left)));
+        self.col_bits[y] = Line::from_bits(down | (below(bottom) & !below(top)));
+        let (word, bit) = (y / 64, 1 << (y % 64));
+        for line in &mut self.row_bits[top as usize..bottom as usize] {
+            line.0[word] |= bit;
         }
-        for bits in &mut self.col_bits[left as usize..right as usize] {
-            *bits |= 1 << x;
+        let (word, bit) = (x / 64, 1 << (x % 64));
+        for line in &mut self.col_bits[left as usize..right as usize] {
+            line.0[word] |= bit;
         }
         Ok(Rect {
             top: top as usize + 1,
@@ -232,18 +253,19 @@ impl Grid {
         let mut out = Vec::new();
         let inside = below(self.cols as u32);
         for i in 0..self.rows {
-            let bits = self.row_bits[i];
+            let bits = self.row_bits[i].bits();
             let above = if i == 0 {
                 u128::MAX
             } else {
-                self.row_bits[i - 1]
+                self.row_bits[i - 1].bits()
             };
             let mut corners = !bits & inside & above & (bits << 1 | 1);
             while corners != 0 {
                 let j = corners.trailing_zeros();
                 corners &= corners - 1;
                 let right = (bits & !below(j + 1)).trailing_zeros();
-                let bottom = (self.col_bits[j as usize] & !below(i as u32 + 1)).trailing_zeros();
+                let bottom =
+                    (self.col_bits[j as usize].bits() & !below(i as u32 + 1)).trailing_zeros();
                 out.push(Rect {
                     top: i + 1,
                     left: j as usize + 1,
@@ -284,9 +306,9 @@ impl fmt::Debug for Grid {
     /// Draws the grid: `.` permitted, `#` forbidden.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Grid {} × {}, g = {}", self.rows, self.cols, self.value)?;
-        for bits in &self.row_bits[..self.rows] {
+        for line in &self.row_bits[..self.rows] {
             for j in 0..self.cols {
-                f.write_str(if bits >> j & 1 == 1 { "#" } else { "." })?;
+                f.write_str(if line.bits() >> j & 1 == 1 { "#" } else { "." })?;
             }
             writeln!(f)?;
         }
