@@ -87,12 +87,8 @@ impl Table {
     /// # Errors
     /// [`ValueTooLarge`] when a value does not fit 16 bits.
     pub fn compute(max: usize, progress: impl Fn(usize)) -> Result<Table, ValueTooLarge> {
-        // One byte per value while the values fit (twice the vector lanes), else two.
-        let values = match compute_as::<u8>(max, &progress) {
-            Ok(values) => values.into_iter().map(u16::from).collect(),
-            Err(_) => compute_as::<u16>(max, &progress)?,
-        };
-        Ok(Table { max, values })
+        // One byte per value while the values fit (twice the vector lanes), then two.
+        compute_widening::<u8>(max, &progress)
     }
 
     /// The largest side in the table.
@@ -233,33 +229,76 @@ impl Entry for u16 {
     }
 }
 
-/// [`Table::compute`] with entries of type `T`, or the first rectangle whose value does not fit.
-fn compute_as<T: Entry>(max: usize, progress: &impl Fn(usize)) -> Result<Vec<T>, ValueTooLarge> {
-    let w = max + 1;
-    let mut values = vec![T::default(); w * w];
-    // Each row also stored reversed, so the mirror terms g(·, b − y) are read forwards.
-    let mut reversed = vec![T::default(); w * w];
-    let mut row = Vec::with_capacity(w);
-    for a in 1..=max {
-        let rows = Rows {
-            values: &values,
-            reversed: &reversed,
-            w,
-        };
-        (a..max + 1)
-            .into_par_iter()
-            .map_init(Vec::new, |seen, b| row_value(&rows, a, b, seen))
-            .collect_into_vec(&mut row);
-        for (b, &v) in (a..=max).zip(&row) {
-            let v = T::from_index(v).ok_or(ValueTooLarge { rows: a, cols: b })?;
-            values[a * w + b] = v;
-            values[b * w + a] = v;
-            reversed[a * w + (max - b)] = v;
-            reversed[b * w + (max - a)] = v;
+/// [`Table::compute`] with entries of type `N` until a value does not fit, then `u16` from
+/// that row on.
+fn compute_widening<N: Entry + Into<u16>>(
+    max: usize,
+    progress: &impl Fn(usize),
+) -> Result<Table, ValueTooLarge> {
+    let mut narrow = Builder::<N>::new(max);
+    let values = match narrow.fill(1, progress) {
+        Ok(()) => narrow.values.into_iter().map(Into::into).collect(),
+        Err(too_large) => {
+            let widen = |v: Vec<N>| v.into_iter().map(Into::into).collect();
+            let mut wide = Builder {
+                max,
+                values: widen(narrow.values),
+                reversed: widen(narrow.reversed),
+            };
+            wide.fill(too_large.rows, progress)?;
+            wide.values
         }
-        progress(a);
+    };
+    Ok(Table { max, values })
+}
+
+/// A table under construction with entries of type `T`.
+struct Builder<T> {
+    max: usize,
+    /// Row-major (max + 1) × (max + 1), both triangles filled as rows are done.
+    values: Vec<T>,
+    /// Each row reversed, so the mirror terms g(·, b − y) are read forwards.
+    reversed: Vec<T>,
+}
+
+impl<T: Entry> Builder<T> {
+    fn new(max: usize) -> Self {
+        let w = max + 1;
+        Builder {
+            max,
+            values: vec![T::default(); w * w],
+            reversed: vec![T::default(); w * w],
+        }
     }
-    Ok(values)
+
+    /// Computes rows `from..=max` (the rows below `from` are done).
+    ///
+    /// # Errors
+    /// The first rectangle whose value does not fit `T`; the rows below it are done.
+    fn fill(&mut self, from: usize, progress: &impl Fn(usize)) -> Result<(), ValueTooLarge> {
+        let (max, w) = (self.max, self.max + 1);
+        let mut row = Vec::with_capacity(w);
+        for a in from..=max {
+            let rows = Rows {
+                values: &self.values,
+                reversed: &self.reversed,
+                w,
+            };
+            (a..max + 1)
+                .into_par_iter()
+                .map_init(Vec::new, |seen, b| row_value(&rows, a, b, seen))
+                .collect_into_vec(&mut row);
+            for (b, &v) in (a..=max).zip(&row) {
+                let v = T::from_index(v).ok_or(ValueTooLarge { rows: a, cols: b })?;
+                self.values[a * w + b] = v;
+                self.values[b * w + a] = v;
+                self.reversed[a * w + (max - b)] = v;
+                self.reversed[b * w + (max - a)] = v;
+            }
+            progress(a);
+        }
+        Ok(())
+    }
 }
 
 /// Read access to the filled rows of a table under construction.
@@ -443,15 +482,61 @@ mod tests {
     #[test]
     fn both_entry_types_agree() {
         let plain = Table::new(90);
-        let wide = compute_as::<u16>(90, &|_| ()).unwrap();
-        assert_eq!(wide, plain.values);
-        let narrow = compute_as::<u8>(90, &|_| ()).unwrap();
-        assert!(narrow.iter().map(|&v| u16::from(v)).eq(plain.values));
+        let mut wide = Builder::<u16>::new(90);
+        wide.fill(1, &|_| ()).unwrap();
+        assert_eq!(wide.values, plain.values);
+        let mut narrow = Builder::<u8>::new(90);
+        narrow.fill(1, &|_| ()).unwrap();
+        assert!(narrow.values.iter().map(|&v| u16::from(v)).eq(plain.values));
+    }
+
+    #[test]
+    fn values_too_large_for_the_entry_type_are_reported() {
+        // g(2, 2) = 0 and g(2, 3) = 2 > 1: a 1-bit entry type fails at 2 × 3, rows below done.
+        let mut tiny = Builder::<Bit>::new(3);
         assert_eq!(
-            compute_as::<u8>(2, &|_| ()).map(|v| v.len()),
-            Ok(9),
-            "values below 256 fit"
+            tiny.fill(1, &|_| ()),
+            Err(ValueTooLarge { rows: 2, cols: 3 })
         );
+        assert_eq!(tiny.values[5], Bit(1), "g(1, 1)");
+        // Table::compute's switch to two bytes, from one bit.
+        assert_eq!(compute_widening::<Bit>(60, &|_| ()), Ok(Table::new(60)));
+    }
+
+    /// An entry type holding 0 and 1 only.
+    #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+    struct Bit(u8);
+
+    impl From<Bit> for u16 {
+        fn from(b: Bit) -> u16 {
+            u16::from(b.0)
+        }
+    }
+
+    impl std::ops::BitXor for Bit {
+        type Output = Bit;
+        fn bitxor(self, o: Bit) -> Bit {
+            Bit(self.0 ^ o.0)
+        }
+    }
+
+    impl std::ops::BitOr for Bit {
+        type Output = Bit;
+        fn bitor(self, o: Bit) -> Bit {
+            Bit(self.0 | o.0)
+        }
+    }
+
+    impl Entry for Bit {
+        fn index(self) -> usize {
+            usize::from(self.0)
+        }
+        fn from_index(v: usize) -> Option<Bit> {
+            (v < 2).then_some(Bit(v as u8))
+        }
+        fn flag(b: bool) -> Bit {
+            Bit(u8::from(b))
+        }
     }
 
     #[test]
