@@ -444,10 +444,19 @@ fn reduce<T: Entry>(acc: &[[T; LANES]; CANDIDATES]) -> u32 {
     hit
 }
 
-/// The table up to [`SHARED_MAX`], computed on first use (about a millisecond) and shared.
+/// The table up to [`SHARED_MAX`] as bytes (every value is below 256), row-major
+/// 129 × 129, written by [`Table::new`]: the test `embedded_table_is_current` checks it (and
+/// rewrites it when `BITGAMES_WRITE_GRID_TABLE` is set). Embedding the table takes no time at
+/// start-up; computing it there with the plain loop takes about 20 ms.
+static EMBEDDED: &[u8; (SHARED_MAX + 1) * (SHARED_MAX + 1)] = include_bytes!("table128.bin");
+
+/// The table up to [`SHARED_MAX`], shared (converted from the embedded bytes on first use).
 pub fn shared() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(|| Table::new(SHARED_MAX))
+    TABLE.get_or_init(|| Table {
+        max: SHARED_MAX,
+        values: EMBEDDED.iter().copied().map(u16::from).collect(),
+    })
 }
 
 /// g(a, b) from the [`shared`] table.
@@ -467,6 +476,22 @@ pub fn g(a: usize, b: usize) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn embedded_table_is_current() {
+        let plain = Table::new(SHARED_MAX);
+        let bytes: Vec<u8> = plain.values.iter().map(|&v| v as u8).collect();
+        if std::env::var_os("BITGAMES_WRITE_GRID_TABLE").is_some() {
+            std::fs::write("src/grid/table128.bin", &bytes).unwrap();
+        }
+        assert!(plain.largest() < 256);
+        assert!(
+            bytes == EMBEDDED[..],
+            "run with BITGAMES_WRITE_GRID_TABLE=1 to rewrite"
+        );
+        assert!(shared() == &plain);
+    }
 
     #[test]
     fn parallel_table_equals_plain_table() {

@@ -74,8 +74,18 @@ impl std::error::Error for PlayError {}
 
 /// The cells `0..n` of a row or column as a mask (`n ≤ 128`).
 #[inline(always)]
-const fn below(n: u32) -> u128 {
-    if n == 0 { 0 } else { u128::MAX >> (128 - n) }
+fn below(n: u32) -> u128 {
+    // A table: a variable 128-bit shift is a dozen instructions, a play needs eight masks.
+    static BELOW: [u128; 129] = {
+        let mut t = [0; 129];
+        let mut n = 1;
+        while n <= 128 {
+            t[n] = u128::MAX >> (128 - n);
+            n += 1;
+        }
+        t
+    };
+    BELOW[n as usize]
 }
 
 /// A position: the forbidden cells as one `u128` per row and one per column, and the
@@ -107,26 +117,48 @@ pub struct Grid {
     cols: usize,
     value: u16,
     table: &'static Table,
-    row_bits: [Line; MAX_SIDE],
-    col_bits: [Line; MAX_SIDE],
+    row_bits: Lines,
+    col_bits: Lines,
 }
 
-/// The forbidden cells of one row or column, bit k for cell k + 1, as two words so that
-/// forbidding one cell touches one word.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Line([u64; 2]);
+/// The forbidden cells of the rows (or of the columns): bit k of line i is cell k + 1 of
+/// line i + 1. Stored as low words and high words, so that forbidding one cell in a run of
+/// lines is a loop over consecutive words the compiler vectorises.
+#[derive(Clone)]
+struct Lines {
+    words: [[u64; MAX_SIDE]; 2],
+}
 
-impl Line {
-    const FULL: Line = Line([u64::MAX; 2]);
+impl Lines {
+    const FULL: Lines = Lines {
+        words: [[u64::MAX; MAX_SIDE]; 2],
+    };
 
     #[inline(always)]
-    fn bits(self) -> u128 {
-        u128::from(self.0[0]) | u128::from(self.0[1]) << 64
+    fn get(&self, i: usize) -> u128 {
+        u128::from(self.words[0][i]) | u128::from(self.words[1][i]) << 64
     }
 
     #[inline(always)]
-    fn from_bits(bits: u128) -> Line {
-        Line([bits as u64, (bits >> 64) as u64])
+    fn set(&mut self, i: usize, bits: u128) {
+        self.words[0][i] = bits as u64;
+        self.words[1][i] = (bits >> 64) as u64;
+    }
+
+    /// Sets lines `0..n` to `bits`.
+    #[inline(always)]
+    fn fill(&mut self, n: usize, bits: u128) {
+        self.words[0][..n].fill(bits as u64);
+        self.words[1][..n].fill((bits >> 64) as u64);
+    }
+
+    /// Sets bit `k` of lines `from..to`.
+    #[inline(always)]
+    fn forbid(&mut self, from: usize, to: usize, k: usize) {
+        let bit = 1 << (k % 64);
+        for word in &mut self.words[k / 64][from..to] {
+            *word |= bit;
+        }
     }
 }
 
@@ -141,8 +173,8 @@ impl Grid {
             cols: 1,
             value: 0,
             table: shared(),
-            row_bits: [Line::FULL; MAX_SIDE],
-            col_bits: [Line::FULL; MAX_SIDE],
+            row_bits: Lines::FULL,
+            col_bits: Lines::FULL,
         };
         grid.reset(rows, cols)?;
         Ok(grid)
@@ -160,8 +192,8 @@ impl Grid {
         // Bits of rows and columns past the grid are never read.
         let row_border = !below(cols as u32);
         let col_border = !below(rows as u32);
-        self.row_bits[..rows].fill(Line::from_bits(row_border));
-        self.col_bits[..cols].fill(Line::from_bits(col_border));
+        self.row_bits.fill(rows, row_border);
+        self.col_bits.fill(cols, col_border);
         self.rows = rows;
         self.cols = cols;
         self.value = self.table.get(rows, cols);
@@ -182,7 +214,7 @@ impl Grid {
     pub fn is_permitted(&self, row: usize, col: usize) -> bool {
         (1..=self.rows).contains(&row)
             && (1..=self.cols).contains(&col)
-            && self.row_bits[row - 1].bits() >> (col - 1) & 1 == 0
+            && self.row_bits.get(row - 1) >> (col - 1) & 1 == 0
     }
 
     /// Plays at (`row`, `col`) (from 1) and returns the rectangle the move cut.
@@ -199,11 +231,11 @@ impl Grid {
             return Err(PlayError::OffGrid(cell));
         }
         let (x, y) = (row - 1, col - 1);
-        let across = self.row_bits[x].bits();
+        let across = self.row_bits.get(x);
         if across >> y & 1 != 0 {
             return Err(PlayError::Forbidden(cell));
         }
-        let down = self.col_bits[y].bits();
+        let down = self.col_bits.get(y);
         let (x32, y32) = (x as u32, y as u32);
         // First permitted cell and one past the last, left/right of the move and above/below.
         let left = 128 - (across & below(y32)).leading_zeros();
@@ -218,16 +250,10 @@ impl Grid {
             ^ t.get(i, b - j - 1)
             ^ t.get(a - i - 1, j)
             ^ t.get(a - i - 1, b - j - 1);
-        self.row_bits[x] = Line::from_bits(across | (below(right) & !below(left)));
-        self.col_bits[y] = Line::from_bits(down | (below(bottom) & !below(top)));
-        let (word, bit) = (y / 64, 1 << (y % 64));
-        for line in &mut self.row_bits[top as usize..bottom as usize] {
-            line.0[word] |= bit;
-        }
-        let (word, bit) = (x / 64, 1 << (x % 64));
-        for line in &mut self.col_bits[left as usize..right as usize] {
-            line.0[word] |= bit;
-        }
+        self.row_bits.set(x, across | (below(right) & !below(left)));
+        self.col_bits.set(y, down | (below(bottom) & !below(top)));
+        self.row_bits.forbid(top as usize, bottom as usize, y);
+        self.col_bits.forbid(left as usize, right as usize, x);
         Ok(Rect {
             top: top as usize + 1,
             left: left as usize + 1,
@@ -253,11 +279,11 @@ impl Grid {
         let mut out = Vec::new();
         let inside = below(self.cols as u32);
         for i in 0..self.rows {
-            let bits = self.row_bits[i].bits();
+            let bits = self.row_bits.get(i);
             let above = if i == 0 {
                 u128::MAX
             } else {
-                self.row_bits[i - 1].bits()
+                self.row_bits.get(i - 1)
             };
             let mut corners = !bits & inside & above & (bits << 1 | 1);
             while corners != 0 {
@@ -265,7 +291,7 @@ impl Grid {
                 corners &= corners - 1;
                 let right = (bits & !below(j + 1)).trailing_zeros();
                 let bottom =
-                    (self.col_bits[j as usize].bits() & !below(i as u32 + 1)).trailing_zeros();
+                    (self.col_bits.get(j as usize) & !below(i as u32 + 1)).trailing_zeros();
                 out.push(Rect {
                     top: i + 1,
                     left: j as usize + 1,
@@ -306,9 +332,10 @@ impl fmt::Debug for Grid {
     /// Draws the grid: `.` permitted, `#` forbidden.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Grid {} × {}, g = {}", self.rows, self.cols, self.value)?;
-        for line in &self.row_bits[..self.rows] {
+        for i in 0..self.rows {
+            let line = self.row_bits.get(i);
             for j in 0..self.cols {
-                f.write_str(if line.bits() >> j & 1 == 1 { "#" } else { "." })?;
+                f.write_str(if line >> j & 1 == 1 { "#" } else { "." })?;
             }
             writeln!(f)?;
         }
@@ -319,6 +346,14 @@ impl fmt::Debug for Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn masks_below() {
+        for n in 0..=128u32 {
+            let want = (0..n).fold(0u128, |m, k| m | 1 << k);
+            assert_eq!(below(n), want, "{n}");
+        }
+    }
 
     #[test]
     fn debug_draws_the_cross() {
