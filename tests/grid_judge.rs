@@ -84,7 +84,7 @@ fn bad_input_names_case_and_position() {
 #[cfg_attr(miri, ignore)]
 fn generated_input_any_blocking() {
     let mut input = Vec::new();
-    generate(&mut Rng::new(7), 300, 30, &mut input);
+    generate(&mut Rng::new(7), 300, 30, usize::MAX, &mut input);
     let mut want = String::new();
     let text = String::from_utf8(input.clone()).unwrap();
     let mut tokens = text

@@ -143,8 +143,8 @@ impl Format for Judge {
 }
 
 /// Writes `cases` random cases in the judge format to `out`: sides uniform in 1..=`max_side`
-/// (at most [`MAX_SIDE`]), and a prefix of uniform length of a game of uniformly random legal
-/// moves. One case per line.
+/// (at most [`MAX_SIDE`]), and a prefix of uniform length (at most `max_moves`) of a game of
+/// uniformly random legal moves. One case per line.
 ///
 /// ```
 /// use bitgames::grid::judge::{Judge, generate};
@@ -152,20 +152,20 @@ impl Format for Judge {
 /// use bitgames::rng::Rng;
 ///
 /// let mut input = Vec::new();
-/// generate(&mut Rng::new(1), 100, 80, &mut input);
+/// generate(&mut Rng::new(1), 100, 80, usize::MAX, &mut input);
 /// let mut out = Vec::new();
 /// let summary = run(&Judge, &input[..], &mut out, Options::default())?;
 /// assert_eq!(summary.datasets, 100);
 /// # Ok::<(), bitgames::JudgeError>(())
 /// ```
-pub fn generate(rng: &mut Rng, cases: usize, max_side: usize, out: &mut Vec<u8>) {
+pub fn generate(rng: &mut Rng, cases: usize, max_side: usize, max_moves: usize, out: &mut Vec<u8>) {
     let max_side = max_side.clamp(1, MAX_SIDE) as u32;
     let mut moves = Vec::new();
     for _ in 0..cases {
         let r = rng.range(1, max_side) as usize;
         let c = rng.range(1, max_side) as usize;
         random_game(rng, r, c, &mut moves);
-        let m = rng.range(0, moves.len() as u32) as usize;
+        let m = rng.range(0, moves.len().min(max_moves) as u32) as usize;
         // Writing to a Vec cannot fail.
         let _ = write!(out, "{r} {c} {m}");
         for &(x, y) in &moves[..m] {
