@@ -126,12 +126,17 @@ pub struct Grid {
 /// lines is a loop over consecutive words the compiler vectorises.
 #[derive(Clone)]
 struct Lines {
-    words: [[u64; MAX_SIDE]; 2],
+    /// `MAX_SIDE` lines and [`CHUNK`] words of padding, which [`Lines::forbid`] may touch
+    /// without changing them.
+    words: [[u64; MAX_SIDE + CHUNK]; 2],
 }
+
+/// Words [`Lines::forbid`] handles per step.
+const CHUNK: usize = 8;
 
 impl Lines {
     const FULL: Lines = Lines {
-        words: [[u64::MAX; MAX_SIDE]; 2],
+        words: [[u64::MAX; MAX_SIDE + CHUNK]; 2],
     };
 
     #[inline(always)]
@@ -152,12 +157,22 @@ impl Lines {
         self.words[1][..n].fill((bits >> 64) as u64);
     }
 
-    /// Sets bit `k` of lines `from..to`.
+    /// Sets bit `k` of lines `from..to` (`to` ≤ [`MAX_SIDE`]).
+    ///
+    /// Runs are short and of random length: whole chunks of words with the bit masked off
+    /// past `to` take one or two predictable steps, where a word-by-word loop mispredicts
+    /// its exit on nearly every move.
     #[inline(always)]
     fn forbid(&mut self, from: usize, to: usize, k: usize) {
-        let bit = 1 << (k % 64);
-        for word in &mut self.words[k / 64][from..to] {
-            *word |= bit;
+        let bit = 1u64 << (k % 64);
+        let words = &mut self.words[k / 64];
+        let mut i = from;
+        while i < to {
+            let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
+            for (j, word) in chunk.iter_mut().enumerate() {
+                *word |= bit & u64::from(i + j < to).wrapping_neg();
+            }
+            i += CHUNK;
         }
     }
 }
