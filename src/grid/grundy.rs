@@ -82,7 +82,9 @@ impl Table {
     /// (from 1 to `max`) is done.
     ///
     /// Row a of the table depends only on rows below a, so rows are computed in order and the
-    /// rectangles a × b (b ≥ a) of one row in parallel. See [`row_value`] for the inner loop.
+    /// rectangles a × b (b ≥ a) of one row in parallel. Instead of marking every move's value,
+    /// the first rows of moves are marked and the other moves are only compared with the few
+    /// smallest unmarked values, in vector compares; see the source of `row_value`.
     ///
     /// # Errors
     /// [`ValueTooLarge`] when a value does not fit 16 bits.

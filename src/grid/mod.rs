@@ -8,7 +8,8 @@
 //! - [`Grid`]: a position on row and column bitboards (r, c ≤ 128), O(1) rectangle lookup and
 //!   Grundy update per move, [`Grid::winning_moves`].
 //! - [`grundy`]: the table of g(a, b), shared up to 128, and larger tables on every core.
-//! - [`reference`]: the plain executable specification the engine is tested against.
+//! - [`reference`](mod@reference): the plain executable specification the engine is tested
+//!   against.
 //! - [`judge`]: the judge format, for [`crate::judge::run`].
 //!
 //! ```
