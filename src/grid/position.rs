@@ -164,13 +164,28 @@ impl Lines {
     /// its exit on nearly every move.
     #[inline(always)]
     fn forbid(&mut self, from: usize, to: usize, k: usize) {
+        // FIRST[n]: the first n words of a chunk, as all-ones words.
+        static FIRST: [[u64; CHUNK]; CHUNK + 1] = {
+            let mut t = [[0; CHUNK]; CHUNK + 1];
+            let mut n = 0;
+            while n <= CHUNK {
+                let mut j = 0;
+                while j < n {
+                    t[n][j] = u64::MAX;
+                    j += 1;
+                }
+                n += 1;
+            }
+            t
+        };
         let bit = 1u64 << (k % 64);
         let words = &mut self.words[k / 64];
         let mut i = from;
         while i < to {
             let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
-            for (j, word) in chunk.iter_mut().enumerate() {
-                *word |= bit & u64::from(i + j < to).wrapping_neg();
+            let mask = &FIRST[(to - i).min(CHUNK)];
+            for (word, mask) in chunk.iter_mut().zip(mask) {
+                *word |= bit & mask;
             }
             i += CHUNK;
         }
