@@ -4,6 +4,7 @@ use bitgames::grid::judge::{Judge, generate};
 use bitgames::grid::reference::Reference;
 use bitgames::judge::{JudgeError, Options, run};
 use bitgames::rng::Rng;
+use proptest::strategy::Strategy;
 
 fn judge(input: &[u8], options: Options) -> (String, Result<u64, String>) {
     let mut out = Vec::new();
@@ -127,4 +128,25 @@ fn error_type_is_input() {
             ..
         }
     ));
+}
+
+proptest::proptest! {
+    /// Whatever the bytes: no panic, and one thread and several threads (small blocks, so
+    /// pieces start at guessed case starts) give the same answers and the same error.
+    #[test]
+    fn any_bytes_same_answers_any_threads(
+        tokens in proptest::collection::vec(
+            proptest::prop_oneof![
+                8 => (0u32..12).prop_map(|n| n.to_string()),
+                1 => (0u32..100).prop_map(|n| n.to_string()),
+                1 => proptest::string::string_regex("[ \n\t]|x|-1|99999999999999999999|\r").unwrap(),
+            ],
+            0..400,
+        )
+    ) {
+        let input = tokens.join(" ");
+        let one = judge(input.as_bytes(), Options::single_threaded());
+        let many = judge(input.as_bytes(), Options { threads: 3, block: 64 });
+        proptest::prop_assert_eq!(one, many);
+    }
 }
