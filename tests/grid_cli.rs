@@ -8,6 +8,7 @@ fn bitgames() -> Command {
 }
 
 #[test]
+#[cfg_attr(miri, ignore)]
 fn sample_from_file_and_stdin() {
     let want = std::fs::read_to_string("tests/data/grid.out").unwrap();
     bitgames()
@@ -24,6 +25,7 @@ fn sample_from_file_and_stdin() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore)]
 fn bad_input_keeps_earlier_answers_and_names_the_place() {
     let cases = [
         (
@@ -69,6 +71,7 @@ fn bad_input_keeps_earlier_answers_and_names_the_place() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore)]
 fn missing_file_is_an_error() {
     bitgames()
         .args(["grid", "no/such/file.in"])
@@ -78,6 +81,7 @@ fn missing_file_is_an_error() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore)]
 fn table_zeros_and_csv() {
     bitgames()
         .args(["grid-table", "--max", "20", "--zeros"])

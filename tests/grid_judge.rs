@@ -131,6 +131,8 @@ fn error_type_is_input() {
 }
 
 proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(if cfg!(miri) { 2 } else { 256 }))]
+
     /// Whatever the bytes: no panic, and one thread and several threads (small blocks, so
     /// pieces start at guessed case starts) give the same answers and the same error.
     #[test]
