@@ -150,11 +150,20 @@ impl Lines {
         self.words[1][i] = (bits >> 64) as u64;
     }
 
-    /// Sets lines `0..n` to `bits`.
+    /// Sets lines `0..n` to `bits`, and maybe some lines after them (which are off the grid,
+    /// never read): whole chunks of stores instead of a `memset` call per case.
     #[inline(always)]
     fn fill(&mut self, n: usize, bits: u128) {
-        self.words[0][..n].fill(bits as u64);
-        self.words[1][..n].fill((bits >> 64) as u64);
+        let end = n.next_multiple_of(CHUNK);
+        for (words, half) in self
+            .words
+            .iter_mut()
+            .zip([bits as u64, (bits >> 64) as u64])
+        {
+            for chunk in words[..end].chunks_exact_mut(CHUNK) {
+                chunk.fill(half);
+            }
+        }
     }
 
     /// Sets bit `k` of lines `from..to` (`to` ≤ [`MAX_SIDE`]).
@@ -219,7 +228,7 @@ impl Grid {
         if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
             return Err(SizeError { rows, cols });
         }
-        // Bits of rows and columns past the grid are never read.
+        // Lines and bits past the grid are never read.
         let row_border = !below(cols as u32);
         let col_border = !below(rows as u32);
         self.row_bits.fill(rows, row_border);
