@@ -17,7 +17,7 @@
 use std::io::Write;
 
 use super::position::{Grid, MAX_SIDE};
-use crate::input::{Problem, Scanner, Stop};
+use crate::input::{Problem, Scanner, Stop, is_space};
 use crate::judge::Format;
 use crate::rng::Rng;
 
@@ -84,9 +84,19 @@ impl Format for Judge {
         grid.reset(r as usize, c as usize)
             .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?;
         for k in 1..=m {
-            let x = sc.uint_in("the row of a move", 1, r)?;
-            let at = sc.token_start();
-            let y = sc.uint_in("the column of a move", 1, c)?;
+            let (x, y, at) = match quick_move(sc.remaining()) {
+                // In range: the fast path; anything else is read (and reported) the usual way.
+                Some((x, y, offset, len)) if (1..=r).contains(&x) && (1..=c).contains(&y) => {
+                    let at = sc.pos() + offset;
+                    sc.consume(len);
+                    (x, y, at)
+                }
+                _ => {
+                    let x = sc.uint_in("the row of a move", 1, r)?;
+                    let at = sc.token_start();
+                    (x, sc.uint_in("the column of a move", 1, c)?, at)
+                }
+            };
             if grid.play(x as usize, y as usize).is_err() {
                 return Err(Stop::bad(
                     at,
@@ -113,12 +123,12 @@ impl Format for Judge {
     fn resync(&self, header: &(), buf: &[u8], from: usize) -> Option<usize> {
         let mut pos = from.min(buf.len());
         // Finish the token `from` may be inside of.
-        while pos < buf.len() && !crate::input::is_space(buf[pos]) {
+        while pos < buf.len() && !is_space(buf[pos]) {
             pos += 1;
         }
         let mut scratch = Scratch::default();
         for _ in 0..RESYNC_TRIES {
-            while pos < buf.len() && crate::input::is_space(buf[pos]) {
+            while pos < buf.len() && is_space(buf[pos]) {
                 pos += 1;
             }
             if pos >= buf.len() {
@@ -134,12 +144,45 @@ impl Format for Judge {
             if valid {
                 return Some(pos);
             }
-            while pos < buf.len() && !crate::input::is_space(buf[pos]) {
+            while pos < buf.len() && !is_space(buf[pos]) {
                 pos += 1;
             }
         }
         None
     }
+}
+
+/// The common shape of a move right after the previous token: one white-space byte, a row of
+/// one or two digits, one white-space byte, a column of one or two digits, and a white-space
+/// byte (so both numbers are complete whether or not more input follows). Returns the row, the
+/// column, the offset of the row and the length up to the end of the column; `None` for any
+/// other shape, which the scanner then reads.
+#[inline(always)]
+fn quick_move(rest: &[u8]) -> Option<(u64, u64, usize, usize)> {
+    let b: &[u8; 7] = rest.first_chunk()?;
+    let digit = |i: usize| {
+        let d = b[i].wrapping_sub(b'0');
+        (d <= 9).then_some(u64::from(d))
+    };
+    if !is_space(b[0]) {
+        return None;
+    }
+    let mut x = digit(1)?;
+    let mut i = 2;
+    if let Some(d) = digit(i) {
+        x = x * 10 + d;
+        i += 1;
+    }
+    if !is_space(b[i]) {
+        return None;
+    }
+    let mut y = digit(i + 1)?;
+    i += 2;
+    if let Some(d) = digit(i) {
+        y = y * 10 + d;
+        i += 1;
+    }
+    is_space(b[i]).then_some((x, y, 1, i))
 }
 
 /// Writes `cases` random cases in the judge format to `out`: sides uniform in 1..=`max_side`
@@ -197,6 +240,57 @@ fn random_game(rng: &mut Rng, rows: usize, cols: usize, moves: &mut Vec<(usize, 
                 break;
             }
             k -= r.rows * r.cols;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{Options, run};
+
+    #[test]
+    fn quick_move_shapes() {
+        assert_eq!(quick_move(b" 1 2\n7 7"), Some((1, 2, 1, 4)));
+        assert_eq!(quick_move(b" 12 34 9"), Some((12, 34, 1, 6)));
+        assert_eq!(quick_move(b"\t8\n80\r  "), Some((8, 80, 1, 5)));
+        assert_eq!(quick_move(b" 05 7   "), Some((5, 7, 1, 5)));
+        for other in [
+            &b" 1 2"[..], // too short to be sure the column is complete
+            b"  1 2   ",  // two spaces first
+            b" 1  2   ",  // two spaces between
+            b" 123 4  ",  // three digits
+            b" 1 2x   ",  // glued
+            b" 1 x    ",  // not a number
+            b"1 2     ",  // no space first
+        ] {
+            assert_eq!(quick_move(other), None, "{other:?}");
+        }
+    }
+
+    /// The fast path (enough bytes after a move) and the scanner (too few) report the same.
+    #[test]
+    fn fast_and_slow_paths_report_alike() {
+        for case in [
+            "3 3 2 2 2 1 2",
+            "4 4 3 1 1 4 4 1 3",
+            "2 2 1 2 3",
+            "2 2 1 0 1",
+        ] {
+            let short = case.to_string();
+            let padded = format!("{case}          \n");
+            let mut results = Vec::new();
+            for input in [short, padded] {
+                let mut out = Vec::new();
+                let r = run(
+                    &Judge,
+                    input.as_bytes(),
+                    &mut out,
+                    Options::single_threaded(),
+                );
+                results.push((out, r.map(|s| s.datasets).map_err(|e| e.to_string())));
+            }
+            assert_eq!(results[0], results[1], "{case}");
         }
     }
 }
