@@ -8,6 +8,9 @@
 //!   runs on AVX-512, AVX2 or portable code, chosen at run time ([`simd`]).
 //! - [`havannah`]: the first bridge, fork or ring in a sequence of Havannah moves (GCJ 2012,
 //!   Round 3) on boards of any size: union-find over a hash table of stones, exact O(1) rings.
+//! - [`grid`]: the cross-cutting grid game (Jutge P57928). Positions are sums of rectangles;
+//!   one `u128` per row and per column finds a move's rectangle in O(1), and the position's
+//!   Grundy value is updated by XOR from a shared table of rectangle values.
 //!
 //! Every game has the same anatomy: a value type to play and undo on in tight loops (no
 //! allocation, errors leave the state unchanged), a plain `reference` module that is the
@@ -33,6 +36,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod grid;
 pub mod havannah;
 pub mod input;
 pub mod judge;

@@ -22,6 +22,23 @@ enum Command {
     Sequence(JudgeArgs),
     /// Judge Havannah cases (GCJ 2012 Round 3): the first bridge, fork or ring of each.
     Havannah(JudgeArgs),
+    /// Judge grid-game cases (Jutge P57928 "A grid game"), tokens until the end of input.
+    Grid(JudgeArgs),
+    /// Compute the grid game's Grundy values g(a, b) of the a × b rectangles up to a size.
+    GridTable(GridTableArgs),
+}
+
+/// What `grid-table` computes and where it writes it.
+#[derive(Args)]
+struct GridTableArgs {
+    /// The largest side: the table covers 1 ≤ a, b ≤ MAX.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=8192))]
+    max: u16,
+    /// Write only the losing rectangles (g = 0) with a ≤ b, as `a,b` lines, not the table.
+    #[arg(long)]
+    zeros: bool,
+    /// Output file; standard output when absent or `-`.
+    output: Option<PathBuf>,
 }
 
 /// Where a judge reads and how it works.
@@ -39,6 +56,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sequence(args) => judge_with(&bitgames::sequence::judge::Judge, &args),
         Command::Havannah(args) => judge_with(&bitgames::havannah::judge::Judge, &args),
+        Command::Grid(args) => judge_with(&bitgames::grid::judge::Judge, &args),
+        Command::GridTable(args) => grid_table(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -90,4 +109,55 @@ fn judge_with<F: Format>(format: &F, args: &JudgeArgs) -> Result<(), String> {
         Err(JudgeError::Read(e)) => Err(format!("{name}: {e}")),
         Err(e) => Err(format!("{name}:{e}")),
     }
+}
+
+/// Computes the grid game's table up to `args.max` on all cores, with a progress bar on a
+/// terminal, and writes it as CSV or as the list of zeros.
+fn grid_table(args: &GridTableArgs) -> Result<(), String> {
+    use bitgames::grid::grundy::Table;
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use std::io::IsTerminal;
+
+    let max = usize::from(args.max);
+    // Row a costs about a · (max² − a²): the bar advances by work, not by rows.
+    let n2 = (max * max) as f64;
+    let done = |a: usize| {
+        let s = (a * (a + 1) / 2) as f64;
+        n2 * s - s * s
+    };
+    let total = done(max).max(1.0);
+    let bar = if io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("grid-table {bar:40} {percent}% {elapsed} (eta {eta})")
+            .map_err(|e| e.to_string())?,
+    );
+    let table = Table::compute(max, |a| bar.set_position((done(a) / total * 1000.0) as u64))
+        .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+
+    let (name, sink): (String, Box<dyn Write>) = match &args.output {
+        Some(path) if path.as_os_str() != "-" => {
+            let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            (path.display().to_string(), Box::new(file))
+        }
+        _ => ("<stdout>".into(), Box::new(io::stdout().lock())),
+    };
+    let mut out = BufWriter::with_capacity(1 << 16, sink);
+    let written = if args.zeros {
+        writeln!(out, "a,b").and_then(|()| {
+            table
+                .zeros()
+                .iter()
+                .try_for_each(|(a, b)| writeln!(out, "{a},{b}"))
+        })
+    } else {
+        table.write_csv(&mut out)
+    };
+    written
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("{name}: {e}"))
 }

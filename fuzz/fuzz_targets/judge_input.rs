@@ -1,11 +1,11 @@
 //! Raw bytes into the judges: never a panic, and whatever the fast judge answers (before an
-//! error, or in full) is what the reference judge answers. Havannah: never a panic, and the
-//! same answers and error (message, line, column) on one thread with large blocks as on
-//! several threads with tiny blocks, read in blocks or in place.
+//! error, or in full) is what the reference judge answers. Havannah and the grid game: never a
+//! panic, and the same answers and error (message, line, column) on one thread with large
+//! blocks as on several threads with tiny blocks, read in blocks or in place.
 #![no_main]
 
 use bitgames::judge::{self, Options};
-use bitgames::{havannah, sequence};
+use bitgames::{grid, havannah, sequence};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -30,21 +30,29 @@ fuzz_target!(|data: &[u8]| {
             (fast, slow) => panic!("fast {fast:?} vs reference {slow:?}"),
         }
     } else if selector % 4 == 1 {
-        let options = Options {
-            threads: 1 + usize::from(selector / 4 % 3),
-            block: 64 + usize::from(selector / 16) * 16,
-        };
-        let judge = |options, in_place: bool| {
-            let mut out = Vec::new();
-            let result = if in_place {
-                judge::run_bytes(&havannah::judge::Judge, bytes, &mut out, options)
-            } else {
-                judge::run(&havannah::judge::Judge, bytes, &mut out, options)
-            };
-            (out, result.map(|s| s.datasets).map_err(|e| e.to_string()))
-        };
-        let want = judge(Options::single_threaded(), false);
-        assert_eq!(judge(options, false), want);
-        assert_eq!(judge(options, true), want);
+        agrees_across_blocks_and_threads(&havannah::judge::Judge, selector, bytes);
+    } else if selector % 4 == 2 {
+        agrees_across_blocks_and_threads(&grid::judge::Judge, selector, bytes);
     }
 });
+
+/// The same answers and error (message, line, column) on one thread with large blocks as on
+/// several threads with tiny blocks, read in blocks or in place; no panic.
+fn agrees_across_blocks_and_threads<F: judge::Format>(format: &F, selector: u8, bytes: &[u8]) {
+    let options = Options {
+        threads: 1 + usize::from(selector / 4 % 3),
+        block: 64 + usize::from(selector / 16) * 16,
+    };
+    let judge = |options, in_place: bool| {
+        let mut out = Vec::new();
+        let result = if in_place {
+            judge::run_bytes(format, bytes, &mut out, options)
+        } else {
+            judge::run(format, bytes, &mut out, options)
+        };
+        (out, result.map(|s| s.datasets).map_err(|e| e.to_string()))
+    };
+    let want = judge(Options::single_threaded(), false);
+    assert_eq!(judge(options, false), want);
+    assert_eq!(judge(options, true), want);
+}

@@ -1,0 +1,296 @@
+//! The judge format of the grid game (`spec/grid.md`) and an input generator.
+//!
+//! Cases follow one another until the end of input, all tokens separated by white space: r and
+//! c, the number of moves m, then m moves, each a row and a column. The answer to each case is
+//! `winning` or `losing`, for the player to move after the moves.
+//!
+//! ```
+//! use bitgames::grid::judge::Judge;
+//! use bitgames::judge::{Options, run};
+//!
+//! let mut out = Vec::new();
+//! run(&Judge, &b"5 6 2 3 4 5 2\n5 6 3 3 4 5 2 1 1\n2 2 0\n"[..], &mut out, Options::default())?;
+//! assert_eq!(out, b"winning\nwinning\nlosing\n");
+//! # Ok::<(), bitgames::JudgeError>(())
+//! ```
+
+use std::io::Write;
+
+use super::position::{Grid, MAX_SIDE};
+use crate::input::{Problem, Scanner, Stop, is_space};
+use crate::judge::Format;
+use crate::rng::Rng;
+
+/// The largest r and c the judge accepts.
+pub const MAX_JUDGE_SIDE: usize = 80;
+
+/// Cases [`Format::resync`] checks before it accepts a guessed case start.
+const RESYNC_CHECK: usize = 4;
+
+/// Token starts [`Format::resync`] tries.
+const RESYNC_TRIES: usize = 256;
+
+/// The grid game's judge format, for [`crate::judge::run`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Judge;
+
+/// The answer to one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The player to move can force a win.
+    Winning,
+    /// Every move of the player to move loses against best play.
+    Losing,
+}
+
+/// The judge's working position, reused from case to case.
+#[derive(Clone)]
+pub struct Scratch(Grid);
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch(Grid::new(1, 1).expect("1 × 1 is a valid grid"))
+    }
+}
+
+impl Format for Judge {
+    type Header = ();
+    type Answer = Outcome;
+    type Scratch = Scratch;
+
+    fn header(&self, _sc: &mut Scanner<'_>) -> Result<(), Stop> {
+        Ok(())
+    }
+
+    fn count(&self, _header: &()) -> Option<u64> {
+        None
+    }
+
+    #[inline]
+    fn dataset(
+        &self,
+        _header: &(),
+        scratch: &mut Scratch,
+        sc: &mut Scanner<'_>,
+    ) -> Result<Option<Outcome>, Stop> {
+        if sc.at_end()? {
+            return Ok(None);
+        }
+        const SIDE: u64 = MAX_JUDGE_SIDE as u64;
+        let r = sc.uint_in("r", 1, SIDE)?;
+        let c = sc.uint_in("c", 1, SIDE)?;
+        let m = sc.uint_in("m, the number of moves", 0, r * c)?;
+        let grid = &mut scratch.0;
+        grid.reset(r as usize, c as usize)
+            .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?;
+        for k in 1..=m {
+            let (x, y, at) = match quick_move(sc.remaining()) {
+                // In range: the fast path; anything else is read (and reported) the usual way.
+                Some((x, y, offset, len)) if (1..=r).contains(&x) && (1..=c).contains(&y) => {
+                    let at = sc.pos() + offset;
+                    sc.consume(len);
+                    (x, y, at)
+                }
+                _ => {
+                    let x = sc.uint_in("the row of a move", 1, r)?;
+                    let at = sc.token_start();
+                    (x, sc.uint_in("the column of a move", 1, c)?, at)
+                }
+            };
+            if grid.play(x as usize, y as usize).is_err() {
+                return Err(Stop::bad(
+                    at,
+                    Problem::Rule(format!("move {k} at ({x}, {y}) is on a forbidden cell")),
+                ));
+            }
+        }
+        Ok(Some(if grid.is_winning() {
+            Outcome::Winning
+        } else {
+            Outcome::Losing
+        }))
+    }
+
+    fn write(&self, _index: u64, answer: Outcome, out: &mut Vec<u8>) {
+        out.extend_from_slice(match answer {
+            Outcome::Winning => b"winning\n",
+            Outcome::Losing => b"losing\n",
+        });
+    }
+
+    /// Tries successive token starts from `from` and accepts the first from which the next
+    /// few cases are valid (or valid up to the end of the block).
+    fn resync(&self, header: &(), buf: &[u8], from: usize) -> Option<usize> {
+        let mut pos = from.min(buf.len());
+        // Finish the token `from` may be inside of.
+        while pos < buf.len() && !is_space(buf[pos]) {
+            pos += 1;
+        }
+        let mut scratch = Scratch::default();
+        for _ in 0..RESYNC_TRIES {
+            while pos < buf.len() && is_space(buf[pos]) {
+                pos += 1;
+            }
+            if pos >= buf.len() {
+                return None;
+            }
+            let mut sc = Scanner::new(buf, pos, false);
+            let valid =
+                (0..RESYNC_CHECK).all(|_| match self.dataset(header, &mut scratch, &mut sc) {
+                    Ok(Some(_)) => true,
+                    Ok(None) | Err(Stop::Bad(_)) => false,
+                    Err(Stop::Incomplete) => sc.token_start() > pos,
+                });
+            if valid {
+                return Some(pos);
+            }
+            while pos < buf.len() && !is_space(buf[pos]) {
+                pos += 1;
+            }
+        }
+        None
+    }
+}
+
+/// The common shape of a move right after the previous token: one white-space byte, a row of
+/// one or two digits, one white-space byte, a column of one or two digits, and a white-space
+/// byte (so both numbers are complete whether or not more input follows). Returns the row, the
+/// column, the offset of the row and the length up to the end of the column; `None` for any
+/// other shape, which the scanner then reads.
+#[inline(always)]
+fn quick_move(rest: &[u8]) -> Option<(u64, u64, usize, usize)> {
+    let b: &[u8; 7] = rest.first_chunk()?;
+    let digit = |i: usize| {
+        let d = b[i].wrapping_sub(b'0');
+        (d <= 9).then_some(u64::from(d))
+    };
+    if !is_space(b[0]) {
+        return None;
+    }
+    let mut x = digit(1)?;
+    let mut i = 2;
+    if let Some(d) = digit(i) {
+        x = x * 10 + d;
+        i += 1;
+    }
+    if !is_space(b[i]) {
+        return None;
+    }
+    let mut y = digit(i + 1)?;
+    i += 2;
+    if let Some(d) = digit(i) {
+        y = y * 10 + d;
+        i += 1;
+    }
+    is_space(b[i]).then_some((x, y, 1, i))
+}
+
+/// Writes `cases` random cases in the judge format to `out`: sides uniform in 1..=`max_side`
+/// (at most [`MAX_SIDE`]), and a prefix of uniform length (at most `max_moves`) of a game of
+/// uniformly random legal moves. One case per line.
+///
+/// ```
+/// use bitgames::grid::judge::{Judge, generate};
+/// use bitgames::judge::{Options, run};
+/// use bitgames::rng::Rng;
+///
+/// let mut input = Vec::new();
+/// generate(&mut Rng::new(1), 100, 80, usize::MAX, &mut input);
+/// let mut out = Vec::new();
+/// let summary = run(&Judge, &input[..], &mut out, Options::default())?;
+/// assert_eq!(summary.datasets, 100);
+/// # Ok::<(), bitgames::JudgeError>(())
+/// ```
+pub fn generate(rng: &mut Rng, cases: usize, max_side: usize, max_moves: usize, out: &mut Vec<u8>) {
+    let max_side = max_side.clamp(1, MAX_SIDE) as u32;
+    let mut moves = Vec::new();
+    for _ in 0..cases {
+        let r = rng.range(1, max_side) as usize;
+        let c = rng.range(1, max_side) as usize;
+        random_game(rng, r, c, &mut moves);
+        let m = rng.range(0, moves.len().min(max_moves) as u32) as usize;
+        // Writing to a Vec cannot fail.
+        let _ = write!(out, "{r} {c} {m}");
+        for &(x, y) in &moves[..m] {
+            let _ = write!(out, " {x} {y}");
+        }
+        out.push(b'\n');
+    }
+}
+
+/// A whole game of uniformly random moves on the empty `rows` × `cols` grid, into `moves`.
+fn random_game(rng: &mut Rng, rows: usize, cols: usize, moves: &mut Vec<(usize, usize)>) {
+    moves.clear();
+    let Ok(mut grid) = Grid::new(rows, cols) else {
+        return;
+    };
+    loop {
+        let rects = grid.rectangles();
+        let area: usize = rects.iter().map(|r| r.rows * r.cols).sum();
+        if area == 0 {
+            return;
+        }
+        let mut k = rng.below(area as u32) as usize;
+        for r in rects {
+            if k < r.rows * r.cols {
+                let (x, y) = (r.top + k / r.cols, r.left + k % r.cols);
+                if grid.play(x, y).is_ok() {
+                    moves.push((x, y));
+                }
+                break;
+            }
+            k -= r.rows * r.cols;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{Options, run};
+
+    #[test]
+    fn quick_move_shapes() {
+        assert_eq!(quick_move(b" 1 2\n7 7"), Some((1, 2, 1, 4)));
+        assert_eq!(quick_move(b" 12 34 9"), Some((12, 34, 1, 6)));
+        assert_eq!(quick_move(b"\t8\n80\r  "), Some((8, 80, 1, 5)));
+        assert_eq!(quick_move(b" 05 7   "), Some((5, 7, 1, 5)));
+        for other in [
+            &b" 1 2"[..], // too short to be sure the column is complete
+            b"  1 2   ",  // two spaces first
+            b" 1  2   ",  // two spaces between
+            b" 123 4  ",  // three digits
+            b" 1 2x   ",  // glued
+            b" 1 x    ",  // not a number
+            b"1 2     ",  // no space first
+        ] {
+            assert_eq!(quick_move(other), None, "{other:?}");
+        }
+    }
+
+    /// The fast path (enough bytes after a move) and the scanner (too few) report the same.
+    #[test]
+    fn fast_and_slow_paths_report_alike() {
+        for case in [
+            "3 3 2 2 2 1 2",
+            "4 4 3 1 1 4 4 1 3",
+            "2 2 1 2 3",
+            "2 2 1 0 1",
+        ] {
+            let short = case.to_string();
+            let padded = format!("{case}          \n");
+            let mut results = Vec::new();
+            for input in [short, padded] {
+                let mut out = Vec::new();
+                let r = run(
+                    &Judge,
+                    input.as_bytes(),
+                    &mut out,
+                    Options::single_threaded(),
+                );
+                results.push((out, r.map(|s| s.datasets).map_err(|e| e.to_string())));
+            }
+            assert_eq!(results[0], results[1], "{case}");
+        }
+    }
+}

@@ -1,0 +1,452 @@
+//! A position of the grid game on row and column bitboards.
+
+use std::fmt;
+
+use super::grundy::{SHARED_MAX, Table, shared};
+
+/// The largest number of rows or columns a [`Grid`] holds: one row fits a `u128`.
+pub const MAX_SIDE: usize = SHARED_MAX;
+
+/// A cell, counted from 1: (1, 1) is the upper-left cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cell {
+    /// Row, from 1 at the top.
+    pub row: usize,
+    /// Column, from 1 at the left.
+    pub col: usize,
+}
+
+/// A rectangle of permitted cells: its upper-left cell (from 1) and its size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Rect {
+    /// Row of the upper-left cell, from 1.
+    pub top: usize,
+    /// Column of the upper-left cell, from 1.
+    pub left: usize,
+    /// Number of rows.
+    pub rows: usize,
+    /// Number of columns.
+    pub cols: usize,
+}
+
+/// A grid size outside 1..=[`MAX_SIDE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizeError {
+    /// The rows asked for.
+    pub rows: usize,
+    /// The columns asked for.
+    pub cols: usize,
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a {} × {} grid is not supported: both sides must be in 1..={MAX_SIDE}",
+            self.rows, self.cols
+        )
+    }
+}
+
+impl std::error::Error for SizeError {}
+
+/// Why a move was refused; the position is unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayError {
+    /// The cell is not on the grid.
+    OffGrid(Cell),
+    /// The cell is already forbidden.
+    Forbidden(Cell),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::OffGrid(c) => write!(f, "cell ({}, {}) is off the grid", c.row, c.col),
+            PlayError::Forbidden(c) => {
+                write!(f, "cell ({}, {}) is already forbidden", c.row, c.col)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// The cells `0..n` of a row or column as a mask (`n ≤ 128`).
+#[inline(always)]
+fn below(n: u32) -> u128 {
+    // A table: a variable 128-bit shift is a dozen instructions, a play needs eight masks.
+    static BELOW: [u128; 129] = {
+        let mut t = [0; 129];
+        let mut n = 1;
+        while n <= 128 {
+            t[n] = u128::MAX >> (128 - n);
+            n += 1;
+        }
+        t
+    };
+    BELOW[n as usize]
+}
+
+/// A position: the forbidden cells as one `u128` per row and one per column, and the
+/// position's Grundy value, kept up to date move by move.
+///
+/// Bit j of row i is set when cell (i + 1, j + 1) is forbidden, and so is every bit past the last
+/// column (and likewise for the columns), so the nearest forbidden cell or border in each of the
+/// four directions of a move is one leading- or trailing-zero count away.
+///
+/// ```
+/// use bitgames::grid::{Cell, Grid};
+///
+/// let mut grid = Grid::new(5, 6)?;
+/// grid.play(3, 4)?;
+/// grid.play(5, 2)?;
+/// assert!(grid.is_winning());
+/// let hint: Cell = grid.winning_moves()[0];
+/// let mut after = grid.clone();
+/// after.play(hint.row, hint.col)?;
+/// assert!(!after.is_winning());
+/// grid.play(1, 1)?;
+/// assert!(grid.is_winning()); // (1, 1) was a bad move
+/// assert!(grid.play(3, 1).is_err()); // forbidden by the move at (3, 4)
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Grid {
+    rows: usize,
+    cols: usize,
+    value: u16,
+    table: &'static Table,
+    row_bits: Lines,
+    col_bits: Lines,
+}
+
+/// The forbidden cells of the rows (or of the columns): bit k of line i is cell k + 1 of
+/// line i + 1. Stored as low words and high words, so that forbidding one cell in a run of
+/// lines is a loop over consecutive words the compiler vectorises.
+#[derive(Clone)]
+struct Lines {
+    /// `MAX_SIDE` lines and [`CHUNK`] words of padding, which [`Lines::forbid`] may touch
+    /// without changing them.
+    words: [[u64; MAX_SIDE + CHUNK]; 2],
+}
+
+/// Words [`Lines::forbid`] handles per step.
+const CHUNK: usize = 8;
+
+impl Lines {
+    const FULL: Lines = Lines {
+        words: [[u64::MAX; MAX_SIDE + CHUNK]; 2],
+    };
+
+    #[inline(always)]
+    fn get(&self, i: usize) -> u128 {
+        u128::from(self.words[0][i]) | u128::from(self.words[1][i]) << 64
+    }
+
+    #[inline(always)]
+    fn set(&mut self, i: usize, bits: u128) {
+        self.words[0][i] = bits as u64;
+        self.words[1][i] = (bits >> 64) as u64;
+    }
+
+    /// Sets lines `0..n` to `bits`, and maybe some lines after them (which are off the grid,
+    /// never read): whole chunks of stores instead of a `memset` call per case.
+    #[inline(always)]
+    fn fill(&mut self, n: usize, bits: u128) {
+        let end = n.next_multiple_of(CHUNK);
+        for (words, half) in self
+            .words
+            .iter_mut()
+            .zip([bits as u64, (bits >> 64) as u64])
+        {
+            for chunk in words[..end].chunks_exact_mut(CHUNK) {
+                chunk.fill(half);
+            }
+        }
+    }
+
+    /// Sets bit `k` of lines `from..to` (`to` ≤ [`MAX_SIDE`]).
+    ///
+    /// Runs are short and of random length: whole chunks of words with the bit masked off
+    /// past `to` take one or two predictable steps, where a word-by-word loop mispredicts
+    /// its exit on nearly every move.
+    #[inline(always)]
+    fn forbid(&mut self, from: usize, to: usize, k: usize) {
+        // FIRST[n]: the first n words of a chunk, as all-ones words.
+        static FIRST: [[u64; CHUNK]; CHUNK + 1] = {
+            let mut t = [[0; CHUNK]; CHUNK + 1];
+            let mut n = 0;
+            while n <= CHUNK {
+                let mut j = 0;
+                while j < n {
+                    t[n][j] = u64::MAX;
+                    j += 1;
+                }
+                n += 1;
+            }
+            t
+        };
+        let bit = 1u64 << (k % 64);
+        let words = &mut self.words[k / 64];
+        let mut i = from;
+        while i < to {
+            let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
+            let mask = &FIRST[(to - i).min(CHUNK)];
+            for (word, mask) in chunk.iter_mut().zip(mask) {
+                *word |= bit & mask;
+            }
+            i += CHUNK;
+        }
+    }
+}
+
+impl Grid {
+    /// The `rows` × `cols` grid with every cell permitted.
+    ///
+    /// # Errors
+    /// [`SizeError`] unless both sides are in 1..=[`MAX_SIDE`].
+    pub fn new(rows: usize, cols: usize) -> Result<Grid, SizeError> {
+        let mut grid = Grid {
+            rows: 1,
+            cols: 1,
+            value: 0,
+            table: shared(),
+            row_bits: Lines::FULL,
+            col_bits: Lines::FULL,
+        };
+        grid.reset(rows, cols)?;
+        Ok(grid)
+    }
+
+    /// Starts again on an empty `rows` × `cols` grid, in O(rows + cols).
+    ///
+    /// # Errors
+    /// [`SizeError`] unless both sides are in 1..=[`MAX_SIDE`]; the position is then unchanged.
+    #[inline]
+    pub fn reset(&mut self, rows: usize, cols: usize) -> Result<(), SizeError> {
+        if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
+            return Err(SizeError { rows, cols });
+        }
+        // Lines and bits past the grid are never read.
+        let row_border = !below(cols as u32);
+        let col_border = !below(rows as u32);
+        self.row_bits.fill(rows, row_border);
+        self.col_bits.fill(cols, col_border);
+        self.rows = rows;
+        self.cols = cols;
+        self.value = self.table.get(rows, cols);
+        Ok(())
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Is the cell permitted (on the grid and not forbidden)?
+    pub fn is_permitted(&self, row: usize, col: usize) -> bool {
+        (1..=self.rows).contains(&row)
+            && (1..=self.cols).contains(&col)
+            && self.row_bits.get(row - 1) >> (col - 1) & 1 == 0
+    }
+
+    /// Plays at (`row`, `col`) (from 1) and returns the rectangle the move cut.
+    ///
+    /// Finding the rectangle and updating the Grundy value take O(1); marking the cross in
+    /// the transposed bitboard takes one bit operation per cell of the cross.
+    ///
+    /// # Errors
+    /// [`PlayError`] when the cell is off the grid or forbidden; the position is unchanged.
+    #[inline]
+    pub fn play(&mut self, row: usize, col: usize) -> Result<Rect, PlayError> {
+        let cell = Cell { row, col };
+        if row.wrapping_sub(1) >= self.rows || col.wrapping_sub(1) >= self.cols {
+            return Err(PlayError::OffGrid(cell));
+        }
+        let (x, y) = (row - 1, col - 1);
+        let across = self.row_bits.get(x);
+        if across >> y & 1 != 0 {
+            return Err(PlayError::Forbidden(cell));
+        }
+        let down = self.col_bits.get(y);
+        let (x32, y32) = (x as u32, y as u32);
+        // First permitted cell and one past the last, left/right of the move and above/below.
+        let left = 128 - (across & below(y32)).leading_zeros();
+        let right = (across & !below(y32 + 1)).trailing_zeros();
+        let top = 128 - (down & below(x32)).leading_zeros();
+        let bottom = (down & !below(x32 + 1)).trailing_zeros();
+        let (a, b) = ((bottom - top) as usize, (right - left) as usize);
+        let (i, j) = ((x32 - top) as usize, (y32 - left) as usize);
+        let t = self.table;
+        self.value ^= t.get(a, b)
+            ^ t.get(i, j)
+            ^ t.get(i, b - j - 1)
+            ^ t.get(a - i - 1, j)
+            ^ t.get(a - i - 1, b - j - 1);
+        self.row_bits.set(x, across | (below(right) & !below(left)));
+        self.col_bits.set(y, down | (below(bottom) & !below(top)));
+        self.row_bits.forbid(top as usize, bottom as usize, y);
+        self.col_bits.forbid(left as usize, right as usize, x);
+        Ok(Rect {
+            top: top as usize + 1,
+            left: left as usize + 1,
+            rows: a,
+            cols: b,
+        })
+    }
+
+    /// The Grundy value of the position: the XOR of its rectangles' values.
+    #[inline]
+    pub fn grundy(&self) -> u16 {
+        self.value
+    }
+
+    /// Can the player to move force a win?
+    #[inline]
+    pub fn is_winning(&self) -> bool {
+        self.value != 0
+    }
+
+    /// The permitted region as disjoint rectangles, ordered by upper-left cell.
+    pub fn rectangles(&self) -> Vec<Rect> {
+        let mut out = Vec::new();
+        let inside = below(self.cols as u32);
+        for i in 0..self.rows {
+            let bits = self.row_bits.get(i);
+            let above = if i == 0 {
+                u128::MAX
+            } else {
+                self.row_bits.get(i - 1)
+            };
+            let mut corners = !bits & inside & above & (bits << 1 | 1);
+            while corners != 0 {
+                let j = corners.trailing_zeros();
+                corners &= corners - 1;
+                let right = (bits & !below(j + 1)).trailing_zeros();
+                let bottom =
+                    (self.col_bits.get(j as usize) & !below(i as u32 + 1)).trailing_zeros();
+                out.push(Rect {
+                    top: i + 1,
+                    left: j as usize + 1,
+                    rows: bottom as usize - i,
+                    cols: (right - j) as usize,
+                });
+            }
+        }
+        out
+    }
+
+    /// Every move that leaves a position of value 0 (a loss for the opponent), in row-major
+    /// order; empty exactly when the position is losing.
+    pub fn winning_moves(&self) -> Vec<Cell> {
+        let mut out = Vec::new();
+        let t = self.table;
+        for r in self.rectangles() {
+            // The value the four parts of a winning move must have.
+            let want = self.value ^ t.get(r.rows, r.cols);
+            for i in 0..r.rows {
+                for j in 0..r.cols {
+                    let (i2, j2) = (r.rows - i - 1, r.cols - j - 1);
+                    if t.get(i, j) ^ t.get(i, j2) ^ t.get(i2, j) ^ t.get(i2, j2) == want {
+                        out.push(Cell {
+                            row: r.top + i,
+                            col: r.left + j,
+                        });
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+impl fmt::Debug for Grid {
+    /// Draws the grid: `.` permitted, `#` forbidden.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Grid {} × {}, g = {}", self.rows, self.cols, self.value)?;
+        for i in 0..self.rows {
+            let line = self.row_bits.get(i);
+            for j in 0..self.cols {
+                f.write_str(if line >> j & 1 == 1 { "#" } else { "." })?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_below() {
+        for n in 0..=128u32 {
+            let want = (0..n).fold(0u128, |m, k| m | 1 << k);
+            assert_eq!(below(n), want, "{n}");
+        }
+    }
+
+    #[test]
+    fn debug_draws_the_cross() {
+        let mut grid = Grid::new(3, 4).unwrap();
+        grid.play(2, 2).unwrap();
+        assert_eq!(
+            format!("{grid:?}"),
+            format!("Grid 3 × 4, g = {}\n.#..\n####\n.#..\n", grid.grundy())
+        );
+    }
+
+    #[test]
+    fn errors_leave_the_position_unchanged() {
+        let mut grid = Grid::new(4, 4).unwrap();
+        grid.play(1, 1).unwrap();
+        let before = format!("{grid:?}");
+        assert_eq!(
+            grid.play(1, 3),
+            Err(PlayError::Forbidden(Cell { row: 1, col: 3 }))
+        );
+        assert_eq!(
+            grid.play(5, 1),
+            Err(PlayError::OffGrid(Cell { row: 5, col: 1 }))
+        );
+        assert_eq!(
+            grid.play(0, 1),
+            Err(PlayError::OffGrid(Cell { row: 0, col: 1 }))
+        );
+        assert_eq!(format!("{grid:?}"), before);
+        assert_eq!(Grid::new(0, 3).err(), Some(SizeError { rows: 0, cols: 3 }));
+        assert!(Grid::new(128, 129).is_err());
+    }
+
+    #[test]
+    fn full_width_rows_and_columns() {
+        let mut grid = Grid::new(128, 128).unwrap();
+        assert_eq!(
+            grid.play(128, 128),
+            Ok(Rect {
+                top: 1,
+                left: 1,
+                rows: 128,
+                cols: 128
+            })
+        );
+        assert_eq!(
+            grid.rectangles(),
+            vec![Rect {
+                top: 1,
+                left: 1,
+                rows: 127,
+                cols: 127
+            }]
+        );
+        assert_eq!(grid.grundy(), shared().get(127, 127));
+    }
+}
