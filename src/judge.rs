@@ -15,6 +15,9 @@
 
 use std::fmt;
 use std::io::{self, Read, Write};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::time::{Duration, Instant};
 
 use crate::input::{Problem, Scanner, Stop};
 
@@ -278,13 +281,14 @@ impl Origin {
     }
 }
 
-/// Where the blocks come from: a reader copied into one reusable buffer, or bytes already in
-/// memory (a memory-mapped file) cut into windows without copying.
+/// Where the blocks come from: a reader copied into one reusable buffer (shared with the
+/// worker threads while they judge it), or bytes already in memory (a memory-mapped file) cut
+/// into windows without copying.
 enum Source<'a, R> {
     Reader {
         input: R,
-        /// Allocated (and zeroed) only when it grows; `filled` bytes of it hold input.
-        data: Vec<u8>,
+        /// `filled` bytes of `data` hold input; `data` only grows.
+        data: Arc<Vec<u8>>,
         filled: usize,
     },
     Memory {
@@ -295,7 +299,23 @@ enum Source<'a, R> {
     },
 }
 
-impl<R: Read> Source<'_, R> {
+/// One block of input, as the threads see it.
+#[derive(Clone)]
+enum Bytes<'a> {
+    Borrowed(&'a [u8]),
+    Shared(Arc<Vec<u8>>, usize),
+}
+
+impl Bytes<'_> {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Borrowed(bytes) => bytes,
+            Bytes::Shared(data, filled) => &data[..*filled],
+        }
+    }
+}
+
+impl<'a, R: Read> Source<'a, R> {
     /// Makes the next block available; returns whether it is the last one and how many new
     /// bytes it brought.
     fn load(&mut self) -> io::Result<(bool, u64)> {
@@ -305,6 +325,8 @@ impl<R: Read> Source<'_, R> {
                 data,
                 filled,
             } => {
+                // Unique again: every thread dropped its view of the previous block.
+                let data = Arc::make_mut(data);
                 let before = *filled;
                 while *filled < data.len() {
                     match input.read(&mut data[*filled..]) {
@@ -324,11 +346,11 @@ impl<R: Read> Source<'_, R> {
     }
 
     /// The current block.
-    fn bytes(&self) -> &[u8] {
+    fn block(&self) -> Bytes<'a> {
         match self {
-            Source::Reader { data, filled, .. } => &data[..*filled],
+            Source::Reader { data, filled, .. } => Bytes::Shared(Arc::clone(data), *filled),
             Source::Memory { data, start, size } => {
-                &data[*start..start.saturating_add(*size).min(data.len())]
+                Bytes::Borrowed(&data[*start..start.saturating_add(*size).min(data.len())])
             }
         }
     }
@@ -337,7 +359,7 @@ impl<R: Read> Source<'_, R> {
     fn consume(&mut self, pos: usize) {
         match self {
             Source::Reader { data, filled, .. } => {
-                data.copy_within(pos..*filled, 0);
+                Arc::make_mut(data).copy_within(pos..*filled, 0);
                 *filled -= pos;
             }
             Source::Memory { start, .. } => *start += pos,
@@ -347,7 +369,10 @@ impl<R: Read> Source<'_, R> {
     /// Doubles the block size.
     fn grow(&mut self) {
         match self {
-            Source::Reader { data, .. } => data.resize(data.len() * 2, 0),
+            Source::Reader { data, .. } => {
+                let data = Arc::make_mut(data);
+                data.resize(data.len() * 2, 0);
+            }
             Source::Memory { size, .. } => *size = size.saturating_mul(2),
         }
     }
@@ -392,21 +417,99 @@ pub fn run<F: Format>(
     let threads = options.threads.max(1);
     let source = Source::Reader {
         input,
-        data: vec![0; options.block.max(64) * threads],
+        data: Arc::new(vec![0; options.block.max(64) * threads]),
         filled: 0,
     };
     drive(format, source, output, options)
 }
 
-/// The loop of [`run`] and [`run_bytes`].
+/// The driver's ends of a worker thread's channels: pieces to judge, judged pieces.
+type WorkerLink<'a, F> = (Sender<Task<'a, <F as Format>::Header>>, Receiver<Piece<F>>);
+
+/// A piece for a worker thread.
+struct Task<'a, H> {
+    block: Bytes<'a>,
+    last: bool,
+    header: H,
+    start: usize,
+    stop_at: usize,
+}
+
+/// Waits for the next message: spinning at first, since a sleeping thread on a virtual CPU can
+/// take milliseconds to wake (longer than judging a piece), then sleeping when the input is
+/// slow. `None` once the other side is gone.
+fn receive<T>(from: &Receiver<T>) -> Option<T> {
+    let start = Instant::now();
+    loop {
+        match from.try_recv() {
+            Ok(message) => return Some(message),
+            Err(TryRecvError::Disconnected) => return None,
+            Err(TryRecvError::Empty) if start.elapsed() < Duration::from_millis(5) => {
+                std::hint::spin_loop();
+            }
+            Err(TryRecvError::Empty) => return from.recv().ok(),
+        }
+    }
+}
+
+/// A worker thread: judges the pieces it is sent with its own scratch memory, until the driver
+/// hangs up.
+fn work<F: Format>(format: &F, tasks: Receiver<Task<'_, F::Header>>, done: Sender<Piece<F>>) {
+    let mut piece = Piece::<F>::new();
+    while let Some(task) = receive(&tasks) {
+        piece.start = task.start;
+        piece.stop_at = task.stop_at;
+        piece.judge(
+            format,
+            &task.header,
+            task.block.as_slice(),
+            task.last,
+            u64::MAX,
+        );
+        // Let go of the block before handing the result back: the driver reuses its buffer.
+        drop(task);
+        let next = Piece {
+            scratch: std::mem::take(&mut piece.scratch),
+            ..Piece::new()
+        };
+        if done.send(std::mem::replace(&mut piece, next)).is_err() {
+            return;
+        }
+    }
+}
+
+/// The loop of [`run`] and [`run_bytes`]: workers for every thread but this one, which reads,
+/// judges the first piece of each block and writes.
 fn drive<F: Format, R: Read>(
     format: &F,
-    mut source: Source<'_, R>,
-    mut output: impl Write,
+    source: Source<'_, R>,
+    output: impl Write,
     options: Options,
 ) -> Result<Summary, JudgeError> {
     let threads = options.threads.max(1);
-    let mut pieces: Vec<Piece<F>> = (0..threads).map(|_| Piece::new()).collect();
+    std::thread::scope(|scope| {
+        let workers: Vec<WorkerLink<'_, F>> = (1..threads)
+            .map(|_| {
+                let (task_tx, task_rx) = mpsc::channel();
+                let (done_tx, done_rx) = mpsc::channel();
+                scope.spawn(move || work(format, task_rx, done_tx));
+                (task_tx, done_rx)
+            })
+            .collect();
+        drive_with(format, source, output, &workers)
+        // Dropping `workers` hangs up: the threads end and the scope joins them.
+    })
+}
+
+fn drive_with<'a, F: Format, R: Read>(
+    format: &F,
+    mut source: Source<'a, R>,
+    mut output: impl Write,
+    workers: &[WorkerLink<'a, F>],
+) -> Result<Summary, JudgeError> {
+    let threads = workers.len() + 1;
+    let mut mine = Piece::<F>::new();
+    let mut pieces: Vec<Piece<F>> = Vec::with_capacity(threads);
     let mut text = Vec::with_capacity(1 << 16);
     let mut origin = Origin { line: 1, column: 1 };
     let mut done: u64 = 0;
@@ -417,7 +520,8 @@ fn drive<F: Format, R: Read>(
     loop {
         let (last, new) = source.load().map_err(JudgeError::Read)?;
         bytes += new;
-        let buf = source.bytes();
+        let block = source.block();
+        let buf = block.as_slice();
         let mut pos = 0;
 
         let header = match header {
@@ -432,6 +536,7 @@ fn drive<F: Format, R: Read>(
                         h
                     }
                     Err(Stop::Incomplete) => {
+                        drop(block);
                         source.grow();
                         continue;
                     }
@@ -439,7 +544,6 @@ fn drive<F: Format, R: Read>(
                 }
             }
         };
-        let header = &header;
 
         // Cut the block at guessed dataset starts, one piece per thread.
         let len = buf.len();
@@ -447,7 +551,7 @@ fn drive<F: Format, R: Read>(
         if threads > 1 && len - pos >= 4096 * threads {
             for k in 1..threads {
                 let from = pos + (len - pos) * k / threads;
-                if let Some(g) = format.resync(header, buf, from)
+                if let Some(g) = format.resync(&header, buf, from)
                     && g > *starts.last().unwrap_or(&pos)
                     && g < len
                 {
@@ -455,32 +559,44 @@ fn drive<F: Format, R: Read>(
                 }
             }
         }
-        let used = starts.len();
-        for (k, piece) in pieces.iter_mut().take(used).enumerate() {
-            piece.start = starts[k];
-            piece.stop_at = starts.get(k + 1).copied().unwrap_or(usize::MAX);
-        }
-        let remaining = limit - done;
-        // The first piece here, the others on scoped threads (a spawn costs microseconds, a
-        // piece milliseconds). Only the first piece knows how many datasets remain.
-        let (first, others) = pieces[..used].split_at_mut(1);
-        std::thread::scope(|scope| {
-            for piece in others {
-                scope.spawn(move || piece.judge(format, header, buf, last, u64::MAX));
+        // The other pieces go to the workers; the first, the only one that knows how many
+        // datasets remain, is judged here.
+        for (k, (tasks, _)) in workers.iter().enumerate().take(starts.len() - 1) {
+            let task = Task {
+                block: block.clone(),
+                last,
+                header,
+                start: starts[k + 1],
+                stop_at: starts.get(k + 2).copied().unwrap_or(usize::MAX),
+            };
+            if tasks.send(task).is_err() {
+                return Err(worker_lost());
             }
-            first[0].judge(format, header, buf, last, remaining);
-        });
+        }
+        mine.start = pos;
+        mine.stop_at = starts.get(1).copied().unwrap_or(usize::MAX);
+        mine.judge(format, &header, buf, last, limit - done);
+        pieces.clear();
+        for (_, results) in workers.iter().take(starts.len() - 1) {
+            pieces.push(receive(results).ok_or_else(worker_lost)?);
+        }
 
         // Accept the pieces in order, judging again any piece that started at a wrong guess.
         // Line feeds before the first piece (around a header) count too.
         let mut lines = count_lines(&buf[..starts[0]]);
         let mut finished = false;
         let mut failure = None;
-        for piece in pieces.iter_mut().take(used) {
-            if piece.start != pos {
-                piece.start = pos;
-                piece.judge(format, header, buf, last, limit - done);
-            }
+        for k in 0..starts.len() {
+            let piece = match k {
+                0 => &mut mine,
+                _ if pieces[k - 1].start == pos => &mut pieces[k - 1],
+                _ => {
+                    mine.start = pos;
+                    mine.stop_at = starts.get(k + 1).copied().unwrap_or(usize::MAX);
+                    mine.judge(format, &header, buf, last, limit - done);
+                    &mut mine
+                }
+            };
             let take = piece.answers.len().min((limit - done) as usize);
             for answer in &piece.answers[..take] {
                 done += 1;
@@ -521,11 +637,18 @@ fn drive<F: Format, R: Read>(
             });
         }
         origin.advance(&buf[..pos], lines);
+        drop(block);
         if pos == 0 {
             source.grow();
         }
         source.consume(pos);
     }
+}
+
+/// A worker thread ended early: it panicked, which the judges never do.
+#[cold]
+fn worker_lost() -> JudgeError {
+    JudgeError::Read(io::Error::other("a judging thread stopped unexpectedly"))
 }
 
 #[cfg(test)]
