@@ -3,37 +3,21 @@
 //! `cargo bench --bench grid`. Tables for N = 1024 and 2048 take seconds to minutes: they are
 //! timed once with the CLI (`bitgames grid-table --max N`), see BENCHMARKS.md.
 
+mod common;
+
 use std::hint::black_box;
 
 use bitgames::grid::grundy::Table;
 use bitgames::grid::judge::{Judge, generate};
-use bitgames::judge::{self, Options};
 use bitgames::rng::Rng;
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 
 fn judge_throughput(c: &mut Criterion) {
     // 400 000 random partial games on grids up to 80 × 80 (about 200 MB).
     const CASES: u64 = 400_000;
     let mut input = Vec::new();
     generate(&mut Rng::new(1), CASES as usize, 80, usize::MAX, &mut input);
-    let mut group = c.benchmark_group("grid_judge");
-    group.throughput(Throughput::Bytes(input.len() as u64));
-    group.sample_size(10);
-    let mut out = Vec::with_capacity(4 << 20);
-    for (name, options) in [
-        ("one_thread", Options::single_threaded()),
-        ("all_cores", Options::default()),
-    ] {
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                out.clear();
-                let summary = judge::run(&Judge, &input[..], &mut out, options).unwrap();
-                assert_eq!(summary.datasets, CASES);
-                black_box(&out);
-            })
-        });
-    }
-    group.finish();
+    common::judge_throughput(c, "grid_judge", &Judge, &input, CASES);
 }
 
 fn table(c: &mut Criterion) {

@@ -3,12 +3,13 @@
 //!
 //! `cargo bench --bench havannah`
 
+mod common;
+
 use std::hint::black_box;
 
 use bitgames::havannah::Game;
 use bitgames::havannah::geometry::Cell;
 use bitgames::havannah::judge::{Judge, generate};
-use bitgames::judge::{self, Options};
 use bitgames::rng::Rng;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -16,24 +17,7 @@ fn judge_throughput(c: &mut Criterion) {
     // The judge's large set, scaled: 400 cases, S = 3000, 10 000 scattered moves (about 39 MB).
     let mut input = Vec::new();
     generate(&mut input, 400, 3000, 10_000, 1).unwrap();
-    let mut group = c.benchmark_group("havannah_judge");
-    group.throughput(Throughput::Bytes(input.len() as u64));
-    group.sample_size(10);
-    let mut out = Vec::with_capacity(1 << 16);
-    for (name, options) in [
-        ("one_thread", Options::single_threaded()),
-        ("all_cores", Options::default()),
-    ] {
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                out.clear();
-                let summary = judge::run(&Judge, &input[..], &mut out, options).unwrap();
-                assert_eq!(summary.datasets, 400);
-                black_box(&out);
-            })
-        });
-    }
-    group.finish();
+    common::judge_throughput(c, "havannah_judge", &Judge, &input, 400);
 }
 
 /// Plays one random game on `game`'s board until the first win (or a full board), drawing

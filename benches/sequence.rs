@@ -2,9 +2,10 @@
 //!
 //! `cargo bench --bench sequence`
 
+mod common;
+
 use std::hint::black_box;
 
-use bitgames::judge::{self, Options};
 use bitgames::rng::Rng;
 use bitgames::sequence::{Game, judge::Judge, judge::generate};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -13,24 +14,7 @@ fn judge_throughput(c: &mut Criterion) {
     // 50 000 games on n = 7, every game recorded to the full board (about 70 MB).
     let mut input = Vec::new();
     generate(&mut input, 50_000, 7, 1).unwrap();
-    let mut group = c.benchmark_group("sequence_judge");
-    group.throughput(Throughput::Bytes(input.len() as u64));
-    group.sample_size(10);
-    let mut out = Vec::with_capacity(1 << 20);
-    for (name, options) in [
-        ("one_thread", Options::single_threaded()),
-        ("all_cores", Options::default()),
-    ] {
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                out.clear();
-                let summary = judge::run_bytes(&Judge, &input, &mut out, options).unwrap();
-                assert_eq!(summary.datasets, 50_000);
-                black_box(&out);
-            })
-        });
-    }
-    group.finish();
+    common::judge_throughput(c, "sequence_judge", &Judge, &input, 50_000);
 }
 
 fn playouts(c: &mut Criterion) {
