@@ -59,10 +59,13 @@ pub trait Format: Sync {
     fn resync(&self, header: &Self::Header, buf: &[u8], from: usize) -> Option<usize>;
 }
 
+/// The most threads [`run`] uses, whatever [`Options::threads`] says.
+pub const MAX_THREADS: usize = 256;
+
 /// How [`run`] works.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
-    /// Threads judging at the same time (at least 1).
+    /// Threads judging at the same time (1 to [`MAX_THREADS`]; other values are clamped).
     pub threads: usize,
     /// Bytes read per thread and block (the block grows when one dataset is larger).
     pub block: usize,
@@ -389,7 +392,7 @@ pub fn run_bytes<F: Format>(
     output: impl Write,
     options: Options,
 ) -> Result<Summary, JudgeError> {
-    let threads = options.threads.max(1);
+    let threads = options.threads.clamp(1, MAX_THREADS);
     let source: Source<'_, io::Empty> = Source::Memory {
         data: input,
         start: 0,
@@ -414,7 +417,7 @@ pub fn run<F: Format>(
     output: impl Write,
     options: Options,
 ) -> Result<Summary, JudgeError> {
-    let threads = options.threads.max(1);
+    let threads = options.threads.clamp(1, MAX_THREADS);
     let source = Source::Reader {
         input,
         data: Arc::new(vec![0; options.block.max(64) * threads]),
@@ -486,14 +489,18 @@ fn drive<F: Format, R: Read>(
     output: impl Write,
     options: Options,
 ) -> Result<Summary, JudgeError> {
-    let threads = options.threads.max(1);
+    let threads = options.threads.clamp(1, MAX_THREADS);
     std::thread::scope(|scope| {
+        // As many workers as the system lets us start (no more than asked).
         let workers: Vec<WorkerLink<'_, F>> = (1..threads)
-            .map(|_| {
+            .map_while(|_| {
                 let (task_tx, task_rx) = mpsc::channel();
                 let (done_tx, done_rx) = mpsc::channel();
-                scope.spawn(move || work(format, task_rx, done_tx));
-                (task_tx, done_rx)
+                std::thread::Builder::new()
+                    .name("bitgames-judge".into())
+                    .spawn_scoped(scope, move || work(format, task_rx, done_tx))
+                    .ok()?;
+                Some((task_tx, done_rx))
             })
             .collect();
         drive_with(format, source, output, &workers)

@@ -47,7 +47,7 @@ struct JudgeArgs {
     /// Input file in the judge format; standard input when absent or `-`.
     file: Option<PathBuf>,
     /// Threads judging at the same time [default: one per core].
-    #[arg(short = 'j', long, value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(short = 'j', long, value_parser = clap::value_parser!(u16).range(1..=judge::MAX_THREADS as i64))]
     threads: Option<u16>,
 }
 
