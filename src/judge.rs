@@ -173,7 +173,8 @@ enum End {
     Bad(Box<crate::input::BadInput>),
 }
 
-/// One piece of a block and what judging it gave.
+/// One piece of a block and what judging it gave. The working memory stays with the thread
+/// that judges; only this travels between threads.
 struct Piece<F: Format> {
     start: usize,
     stop_at: usize,
@@ -181,7 +182,6 @@ struct Piece<F: Format> {
     outcome: End,
     answers: Vec<F::Answer>,
     lines: u64,
-    scratch: F::Scratch,
 }
 
 impl<F: Format> Piece<F> {
@@ -193,13 +193,20 @@ impl<F: Format> Piece<F> {
             outcome: End::Reached,
             answers: Vec::new(),
             lines: 0,
-            scratch: F::Scratch::default(),
         }
     }
 
     /// Judges datasets from `self.start` until the next token is at or past `self.stop_at`,
     /// `limit` answers are found, or the block, the input or the format ends.
-    fn judge(&mut self, format: &F, header: &F::Header, buf: &[u8], last: bool, limit: u64) {
+    fn judge(
+        &mut self,
+        format: &F,
+        header: &F::Header,
+        scratch: &mut F::Scratch,
+        buf: &[u8],
+        last: bool,
+        limit: u64,
+    ) {
         self.answers.clear();
         let mut sc = Scanner::new(buf, self.start, last);
         self.outcome = loop {
@@ -209,7 +216,7 @@ impl<F: Format> Piece<F> {
             if at >= self.stop_at || self.answers.len() as u64 >= limit {
                 break End::Reached;
             }
-            match format.dataset(header, &mut self.scratch, &mut sc) {
+            match format.dataset(header, scratch, &mut sc) {
                 Ok(Some(answer)) => self.answers.push(answer),
                 Ok(None) => {
                     self.end = sc.pos();
@@ -458,24 +465,23 @@ fn receive<T>(from: &Receiver<T>) -> Option<T> {
 /// A worker thread: judges the pieces it is sent with its own scratch memory, until the driver
 /// hangs up.
 fn work<F: Format>(format: &F, tasks: Receiver<Task<'_, F::Header>>, done: Sender<Piece<F>>) {
-    let mut piece = Piece::<F>::new();
+    let mut scratch = F::Scratch::default();
     while let Some(task) = receive(&tasks) {
+        let mut piece = Piece::<F>::new();
         piece.start = task.start;
         piece.stop_at = task.stop_at;
+        let block = task.block.as_slice();
         piece.judge(
             format,
             &task.header,
-            task.block.as_slice(),
+            &mut scratch,
+            block,
             task.last,
             u64::MAX,
         );
         // Let go of the block before handing the result back: the driver reuses its buffer.
         drop(task);
-        let next = Piece {
-            scratch: std::mem::take(&mut piece.scratch),
-            ..Piece::new()
-        };
-        if done.send(std::mem::replace(&mut piece, next)).is_err() {
+        if done.send(piece).is_err() {
             return;
         }
     }
@@ -516,6 +522,7 @@ fn drive_with<'a, F: Format, R: Read>(
 ) -> Result<Summary, JudgeError> {
     let threads = workers.len() + 1;
     let mut mine = Piece::<F>::new();
+    let mut scratch = F::Scratch::default();
     let mut pieces: Vec<Piece<F>> = Vec::with_capacity(threads);
     let mut text = Vec::with_capacity(1 << 16);
     let mut origin = Origin { line: 1, column: 1 };
@@ -582,7 +589,7 @@ fn drive_with<'a, F: Format, R: Read>(
         }
         mine.start = pos;
         mine.stop_at = starts.get(1).copied().unwrap_or(usize::MAX);
-        mine.judge(format, &header, buf, last, limit - done);
+        mine.judge(format, &header, &mut scratch, buf, last, limit - done);
         pieces.clear();
         for (_, results) in workers.iter().take(starts.len() - 1) {
             pieces.push(receive(results).ok_or_else(worker_lost)?);
@@ -600,7 +607,7 @@ fn drive_with<'a, F: Format, R: Read>(
                 _ => {
                     mine.start = pos;
                     mine.stop_at = starts.get(k + 1).copied().unwrap_or(usize::MAX);
-                    mine.judge(format, &header, buf, last, limit - done);
+                    mine.judge(format, &header, &mut scratch, buf, last, limit - done);
                     &mut mine
                 }
             };
