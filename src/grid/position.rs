@@ -126,9 +126,9 @@ pub struct Grid {
 /// lines is a loop over consecutive words the compiler vectorises.
 #[derive(Clone)]
 struct Lines {
-    /// `MAX_SIDE` lines and [`CHUNK`] words of padding, which [`Lines::forbid`] may touch
+    /// `MAX_SIDE` lines and two [`CHUNK`]s of words of padding, which [`Lines::forbid`] may touch
     /// without changing them.
-    words: [[u64; MAX_SIDE + CHUNK]; 2],
+    words: [[u64; MAX_SIDE + 2 * CHUNK]; 2],
 }
 
 /// Words [`Lines::forbid`] handles per step.
@@ -136,7 +136,7 @@ const CHUNK: usize = 8;
 
 impl Lines {
     const FULL: Lines = Lines {
-        words: [[u64::MAX; MAX_SIDE + CHUNK]; 2],
+        words: [[u64::MAX; MAX_SIDE + 2 * CHUNK]; 2],
     };
 
     #[inline(always)]
@@ -189,7 +189,16 @@ impl Lines {
         };
         let bit = 1u64 << (k % 64);
         let words = &mut self.words[k / 64];
-        let mut i = from;
+        // The first two chunks without a branch: after the first moves of a game nearly every
+        // run fits them, and a loop would mispredict its exit on most moves.
+        for i in [from, from + CHUNK] {
+            let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
+            let mask = &FIRST[to.saturating_sub(i).min(CHUNK)];
+            for (word, mask) in chunk.iter_mut().zip(mask) {
+                *word |= bit & mask;
+            }
+        }
+        let mut i = from + 2 * CHUNK;
         while i < to {
             let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
             let mask = &FIRST[(to - i).min(CHUNK)];
