@@ -172,6 +172,39 @@ pub(crate) fn has_run_on(backend: Backend, words: &[u64; 8], strides: &[u32], m:
     has_run(Portable::load(words), strides, m)
 }
 
+/// Occurrences of `needle` in `haystack`, on the best of `backend` and the back ends below it
+/// (the judges count line feeds with it, for the line numbers of error messages).
+pub(crate) fn count_byte_on(backend: Backend, haystack: &[u8], needle: u8) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if backend != Backend::Portable {
+        if let Some(v) = x86::Avx2::new() {
+            return v.count_byte(haystack, needle);
+        }
+    }
+    let _ = backend;
+    count_byte_portable(haystack, needle)
+}
+
+/// [`count_byte_on`] without SIMD: byte-wide counters over 32-byte blocks, emptied before
+/// they can overflow, so the compiler turns the inner loop into vector compares and subtracts.
+pub(crate) fn count_byte_portable(haystack: &[u8], needle: u8) -> u64 {
+    const LANES: usize = 32;
+    let mut total = 0u64;
+    for chunk in haystack.chunks(255 * LANES) {
+        let mut counts = [0u8; LANES];
+        let blocks = chunk.chunks_exact(LANES);
+        let tail = blocks.remainder();
+        for block in blocks {
+            for (count, &b) in counts.iter_mut().zip(block) {
+                *count += u8::from(b == needle);
+            }
+        }
+        total += counts.iter().map(|&c| u64::from(c)).sum::<u64>();
+        total += tail.iter().filter(|&&b| b == needle).count() as u64;
+    }
+    total
+}
+
 /// `words` shifted right by `bits` on `backend` (for testing the back ends against each other).
 #[cfg(test)]
 fn shr_on(backend: Backend, words: &[u64; 8], bits: u32) -> [u64; 8] {
@@ -197,6 +230,57 @@ fn shr_on(backend: Backend, words: &[u64; 8], bits: u32) -> [u64; 8] {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    /// Every back end counts like the naive loop, for every length around the block and
+    /// round sizes and every offset (alignment).
+    #[test]
+    fn byte_counts_match_the_naive_count_for_every_length_and_offset() {
+        let text: Vec<u8> = (0..20_000u32)
+            .map(|i| {
+                if i % 7 == 0 || i % 13 == 0 {
+                    b'\n'
+                } else {
+                    b'x'
+                }
+            })
+            .collect();
+        let all_newlines = vec![b'\n'; 255 * 32 * 3 + 5];
+        for backend in Backend::ALL {
+            for start in 0..40 {
+                for len in [
+                    0,
+                    1,
+                    31,
+                    32,
+                    33,
+                    255 * 32 - 1,
+                    255 * 32,
+                    255 * 32 + 1,
+                    19_000,
+                ] {
+                    let part = &text[start..start + len];
+                    let naive = part.iter().filter(|&&b| b == b'\n').count() as u64;
+                    assert_eq!(
+                        count_byte_on(backend, part, b'\n'),
+                        naive,
+                        "{backend:?} {start} {len}"
+                    );
+                    assert_eq!(count_byte_portable(part, b'\n'), naive, "{start} {len}");
+                }
+            }
+            let n = all_newlines.len() as u64;
+            assert_eq!(
+                count_byte_on(backend, &all_newlines, b'\n'),
+                n,
+                "{backend:?}"
+            );
+            assert_eq!(
+                count_byte_on(backend, &all_newlines, b'x'),
+                0,
+                "{backend:?}"
+            );
+        }
+    }
 
     /// The one-line naive version: bit by bit.
     fn naive_shr(words: &[u64; 8], bits: u32) -> [u64; 8] {

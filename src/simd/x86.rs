@@ -31,6 +31,43 @@ impl Avx2 {
         // SAFETY: `self` exists, so the CPU has AVX2.
         unsafe { shr_avx2(words, bits) }
     }
+
+    /// Occurrences of `needle` in `haystack` on AVX2.
+    pub(crate) fn count_byte(self, haystack: &[u8], needle: u8) -> u64 {
+        // SAFETY: `self` exists, so the CPU has AVX2.
+        unsafe { count_byte_avx2(haystack, needle) }
+    }
+}
+
+/// Occurrences of `needle`: per 32-byte block one compare (all ones, that is -1, on a match)
+/// subtracted from 32 byte-wide counters, summed with `vpsadbw` every 255 blocks, before a
+/// counter can overflow; the tail of fewer than 32 bytes byte by byte.
+#[target_feature(enable = "avx2")]
+fn count_byte_avx2(haystack: &[u8], needle: u8) -> u64 {
+    const BLOCK: usize = 32;
+    let wanted = _mm256_set1_epi8(needle as i8);
+    let mut total = 0u64;
+    let mut rounds = haystack.chunks_exact(255 * BLOCK);
+    let sum_round = |blocks: &[u8]| {
+        let mut counts = _mm256_setzero_si256();
+        for block in blocks.chunks_exact(BLOCK) {
+            // SAFETY: `block` is 32 readable bytes; the load is unaligned.
+            let bytes = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };
+            counts = _mm256_sub_epi8(counts, _mm256_cmpeq_epi8(bytes, wanted));
+        }
+        let sums = _mm256_sad_epu8(counts, _mm256_setzero_si256());
+        let mut lanes = [0u64; 4];
+        // SAFETY: `lanes` has room for one unaligned 256-bit store.
+        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sums) };
+        lanes.iter().sum::<u64>()
+    };
+    for round in rounds.by_ref() {
+        total += sum_round(round);
+    }
+    let rest = rounds.remainder();
+    let whole = rest.len() / BLOCK * BLOCK;
+    total += sum_round(&rest[..whole]);
+    total + rest[whole..].iter().filter(|&&b| b == needle).count() as u64
 }
 
 /// Proof that the CPU has AVX-512F.
