@@ -176,10 +176,10 @@ pub(crate) fn has_run_on(backend: Backend, words: &[u64; 8], strides: &[u32], m:
 /// (the judges count line feeds with it, for the line numbers of error messages).
 pub(crate) fn count_byte_on(backend: Backend, haystack: &[u8], needle: u8) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if backend != Backend::Portable {
-        if let Some(v) = x86::Avx2::new() {
-            return v.count_byte(haystack, needle);
-        }
+    if backend != Backend::Portable
+        && let Some(v) = x86::Avx2::new()
+    {
+        return v.count_byte(haystack, needle);
     }
     let _ = backend;
     count_byte_portable(haystack, needle)
