@@ -168,6 +168,46 @@ fn a_ball_joining_two_runs_makes_a_longer_run_and_wins() {
     assert!(game.has_sequence(Color::Black));
 }
 
+/// `playout` (its own loop) leaves exactly the game that playing its moves one by one with
+/// `play` gives, with the reference's outcome; `reset` then gives back a new game, whether it
+/// undoes a few balls or clears the tables. Playouts also continue games already under way.
+#[test]
+fn playouts_equal_their_moves_played_one_by_one() {
+    let mut rng = Rng::new(11);
+    for n in 1u8..=7 {
+        for m in 1..=n {
+            let mut game = Game::new(n, m).unwrap();
+            for round in 0..30 {
+                game.reset();
+                assert!(
+                    game == Game::new(n, m).unwrap(),
+                    "reset after round {round}"
+                );
+                // Sometimes start from a few moves played by hand.
+                for _ in 0..round % 4 {
+                    let (x, y) = (rng.range(1, n.into()) as u8, rng.range(1, n.into()) as u8);
+                    let _ = game.play(x, y);
+                }
+                let outcome = game.playout(&mut rng);
+                assert_eq!(game.outcome(), Some(outcome));
+                assert_eq!(
+                    game.playout(&mut rng),
+                    outcome,
+                    "a decided game stays decided"
+                );
+                let mut replay = Game::new(n, m).unwrap();
+                let mut board = Board::new(n.into(), m.into());
+                for (x, y) in game.history() {
+                    replay.play(x, y).unwrap();
+                    board.play(x.into(), y.into()).unwrap();
+                }
+                assert!(replay == game, "n {n} m {m} round {round}\n{game:?}");
+                assert_eq!(board.outcome(), Some(outcome), "n {n} m {m}\n{game:?}");
+            }
+        }
+    }
+}
+
 #[test]
 #[cfg_attr(miri, ignore)]
 fn full_board_draws_and_wins_by_the_last_ball() {

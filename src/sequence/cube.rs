@@ -176,6 +176,10 @@ impl fmt::Debug for Cube {
 /// last slot, [`DEAD`].
 pub(crate) const SLOTS: usize = 2048;
 
+/// Slots `0..LIVE_SLOTS` hold the lines through cells of a side-7 board; no ball is ever
+/// recorded past them.
+pub(crate) const LIVE_SLOTS: usize = 64 + 1152;
+
 /// The slot of the lines that hold no cell of a side-7 board (no ball ever lands there).
 pub(crate) const DEAD: usize = SLOTS - 1;
 
@@ -252,7 +256,17 @@ pub(crate) static LINES: Lines = {
         }
         d += 1;
     }
-    assert!(next_slot == 64 + 1152 && next_slot < DEAD);
+    assert!(next_slot == LIVE_SLOTS && next_slot < DEAD);
+    // Every slot is a valid index of a line table: the line updates rely on it.
+    let mut b = 0;
+    while b < 512 {
+        let mut d = 0;
+        while d < 16 {
+            assert!((table.slot[b][d] as usize) < SLOTS);
+            d += 1;
+        }
+        b += 1;
+    }
     table
 };
 
