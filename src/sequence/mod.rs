@@ -189,7 +189,7 @@ const MAX_MOVES: usize = (MAX_N as usize).pow(3);
 /// assert_eq!(game.moves_played(), 6);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Game {
     n: u8,
     m: u8,
@@ -229,7 +229,6 @@ impl Game {
                 lines[..LIVE_SLOTS].fill(0);
             }
             self.heights.fill(0);
-            self.moves[..len].fill(0);
             self.len = 0;
             self.outcome = None;
         } else {
@@ -383,7 +382,7 @@ impl Game {
     pub fn undo(&mut self) -> Option<(u8, u8)> {
         let last = self.len.checked_sub(1)?;
         self.len = last;
-        let peg = std::mem::take(&mut self.moves[usize::from(last)]);
+        let peg = self.moves[usize::from(last)];
         let color = usize::from(last & 1);
         let z = self.heights[usize::from(peg)] - 1;
         self.heights[usize::from(peg)] = z;
@@ -487,6 +486,23 @@ fn mark(lines: &mut [u8; SLOTS], b: usize, runs: &[u8; 256]) -> bool {
     }
     win != 0
 }
+
+/// Two games are equal when they have the same size, the same moves and the same outcome
+/// (the move buffer past the last move is scratch and not compared).
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        let len = usize::from(self.len);
+        self.n == other.n
+            && self.m == other.m
+            && self.len == other.len
+            && self.outcome == other.outcome
+            && self.heights == other.heights
+            && self.lines == other.lines
+            && self.moves[..len] == other.moves[..len]
+    }
+}
+
+impl Eq for Game {}
 
 impl fmt::Debug for Game {
     /// The board drawn layer by layer (`B`/`W` balls), then n, m and the outcome.
