@@ -452,6 +452,24 @@ fn reduce<T: Entry>(acc: &[[T; LANES]; CANDIDATES]) -> u32 {
 /// start-up; computing it there with the plain loop takes about 20 ms.
 static EMBEDDED: &[u8; (SHARED_MAX + 1) * (SHARED_MAX + 1)] = include_bytes!("table128.bin");
 
+/// The embedded table as rows.
+pub(crate) fn square() -> &'static [[u8; SHARED_MAX + 1]; SHARED_MAX + 1] {
+    static SQUARE: [[u8; SHARED_MAX + 1]; SHARED_MAX + 1] = {
+        let mut t = [[0; SHARED_MAX + 1]; SHARED_MAX + 1];
+        let mut a = 0;
+        while a <= SHARED_MAX {
+            let mut b = 0;
+            while b <= SHARED_MAX {
+                t[a][b] = EMBEDDED[a * (SHARED_MAX + 1) + b];
+                b += 1;
+            }
+            a += 1;
+        }
+        t
+    };
+    &SQUARE
+}
+
 /// The table up to [`SHARED_MAX`], shared (converted from the embedded bytes on first use).
 pub fn shared() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
@@ -493,6 +511,11 @@ mod tests {
             "run with BITGAMES_WRITE_GRID_TABLE=1 to rewrite"
         );
         assert!(shared() == &plain);
+        for (a, row) in square().iter().enumerate() {
+            for (b, &v) in row.iter().enumerate() {
+                assert_eq!(u16::from(v), plain.get(a, b), "{a} × {b}");
+            }
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::grundy::{SHARED_MAX, Table, shared};
+use super::grundy::{SHARED_MAX, square};
 
 /// The largest number of rows or columns a [`Grid`] holds: one row fits a `u128`.
 pub const MAX_SIDE: usize = SHARED_MAX;
@@ -88,6 +88,13 @@ fn below(n: u32) -> u128 {
     BELOW[n as usize]
 }
 
+/// g(a, b) from the embedded table (both sides ≤ [`MAX_SIDE`]): one byte per value, half
+/// the cache footprint of the shared `u16` table.
+#[inline(always)]
+fn g(a: usize, b: usize) -> u16 {
+    u16::from(square()[a][b])
+}
+
 /// A position: the forbidden cells as one `u128` per row and one per column, and the
 /// position's Grundy value, kept up to date move by move.
 ///
@@ -116,7 +123,6 @@ pub struct Grid {
     rows: usize,
     cols: usize,
     value: u16,
-    table: &'static Table,
     row_bits: Lines,
     col_bits: Lines,
 }
@@ -220,7 +226,6 @@ impl Grid {
             rows: 1,
             cols: 1,
             value: 0,
-            table: shared(),
             row_bits: Lines::FULL,
             col_bits: Lines::FULL,
         };
@@ -244,7 +249,7 @@ impl Grid {
         self.col_bits.fill(cols, col_border);
         self.rows = rows;
         self.cols = cols;
-        self.value = self.table.get(rows, cols);
+        self.value = g(rows, cols);
         Ok(())
     }
 
@@ -292,12 +297,8 @@ impl Grid {
         let bottom = (down & !below(x32 + 1)).trailing_zeros();
         let (a, b) = ((bottom - top) as usize, (right - left) as usize);
         let (i, j) = ((x32 - top) as usize, (y32 - left) as usize);
-        let t = self.table;
-        self.value ^= t.get(a, b)
-            ^ t.get(i, j)
-            ^ t.get(i, b - j - 1)
-            ^ t.get(a - i - 1, j)
-            ^ t.get(a - i - 1, b - j - 1);
+        self.value ^=
+            g(a, b) ^ g(i, j) ^ g(i, b - j - 1) ^ g(a - i - 1, j) ^ g(a - i - 1, b - j - 1);
         self.row_bits.set(x, across | (below(right) & !below(left)));
         self.col_bits.set(y, down | (below(bottom) & !below(top)));
         self.row_bits.forbid(top as usize, bottom as usize, y);
@@ -355,14 +356,13 @@ impl Grid {
     /// order; empty exactly when the position is losing.
     pub fn winning_moves(&self) -> Vec<Cell> {
         let mut out = Vec::new();
-        let t = self.table;
         for r in self.rectangles() {
             // The value the four parts of a winning move must have.
-            let want = self.value ^ t.get(r.rows, r.cols);
+            let want = self.value ^ g(r.rows, r.cols);
             for i in 0..r.rows {
                 for j in 0..r.cols {
                     let (i2, j2) = (r.rows - i - 1, r.cols - j - 1);
-                    if t.get(i, j) ^ t.get(i, j2) ^ t.get(i2, j) ^ t.get(i2, j2) == want {
+                    if g(i, j) ^ g(i, j2) ^ g(i2, j) ^ g(i2, j2) == want {
                         out.push(Cell {
                             row: r.top + i,
                             col: r.left + j,
@@ -456,6 +456,6 @@ mod tests {
                 cols: 127
             }]
         );
-        assert_eq!(grid.grundy(), shared().get(127, 127));
+        assert_eq!(grid.grundy(), super::super::grundy::g(127, 127));
     }
 }
