@@ -2,7 +2,8 @@
 # Side-by-side runs of the bitgames judges and the C++ baselines on the same generated input:
 # the outputs must be identical, then hyperfine times both.
 #
-#   bash benches/side_by_side.sh [GAME...]     GAME: sequence havannah grid (default: all)
+#   bash benches/side_by_side.sh [GAME...]     GAME: sequence havannah grid grid-short
+#                                              (default: the first three)
 #
 # BASELINES (default ../shared/baselines) holds seq.cpp, hav.cpp and grid.cpp; WORK (default
 # /tmp/bitgames-bench) receives the binaries, inputs and outputs.
@@ -15,29 +16,30 @@ cargo build --release --quiet --bin bitgames --examples
 bin=target/release/bitgames
 
 run() {
-    local game=$1 cpp=$2 gen=$3
-    shift 3
+    local name=$1 game=$2 cpp=$3 gen=$4
+    shift 4
     g++ -O2 -o "$work/base_$game" "$baselines/$cpp"
-    "target/release/examples/$gen" "$@" > "$work/$game.in"
-    "$work/base_$game" < "$work/$game.in" > "$work/$game.base.out"
+    "target/release/examples/$gen" "$@" > "$work/$name.in"
+    "$work/base_$game" < "$work/$name.in" > "$work/$name.base.out"
     for threads in 1 2; do
-        "$bin" "$game" --threads "$threads" "$work/$game.in" > "$work/$game.out"
-        cmp "$work/$game.base.out" "$work/$game.out"
+        "$bin" "$game" --threads "$threads" "$work/$name.in" > "$work/$name.out"
+        cmp "$work/$name.base.out" "$work/$name.out"
     done
-    echo "$game: $(wc -c < "$work/$game.in") bytes of input, outputs identical"
+    echo "$name: $(wc -c < "$work/$name.in") bytes of input, outputs identical"
     hyperfine --warmup 2 --runs 10 \
-        -n "baseline $cpp (g++ -O2)" "$work/base_$game < $work/$game.in" \
-        -n "bitgames $game --threads 1" "$bin $game --threads 1 $work/$game.in" \
-        -n "bitgames $game (all cores)" "$bin $game $work/$game.in"
+        -n "baseline $cpp (g++ -O2)" "$work/base_$game < $work/$name.in" \
+        -n "bitgames $game --threads 1" "$bin $game --threads 1 $work/$name.in" \
+        -n "bitgames $game (all cores)" "$bin $game $work/$name.in"
 }
 
 games=("$@")
 [ ${#games[@]} -gt 0 ] || games=(sequence havannah grid)
 for game in "${games[@]}"; do
     case $game in
-        sequence) run sequence seq.cpp gen_sequence 50000 7 1 ;;
-        havannah) run havannah hav.cpp gen_havannah 400 3000 10000 1 ;;
-        grid) run grid grid.cpp gen_grid 400000 1 80 ;;
+        sequence) run sequence sequence seq.cpp gen_sequence 50000 7 1 ;;
+        havannah) run havannah havannah hav.cpp gen_havannah 400 3000 10000 1 ;;
+        grid) run grid grid grid.cpp gen_grid 400000 1 80 ;;
+        grid-short) run grid-short grid grid.cpp gen_grid 4000000 2 80 10 ;;
         *) echo "unknown game $game" >&2; exit 2 ;;
     esac
 done
