@@ -99,8 +99,13 @@ fn g(a: usize, b: usize) -> u16 {
 /// position's Grundy value, kept up to date move by move.
 ///
 /// Bit j of row i is set when cell (i + 1, j + 1) is forbidden, and so is every bit past the last
-/// column (and likewise for the columns), so the nearest forbidden cell or border in each of the
-/// four directions of a move is one leading- or trailing-zero count away.
+/// column, so the nearest forbidden cell or border left and right of a move is one leading- or
+/// trailing-zero count away. The columns are kept the same way, but exactly only in the left
+/// column of each rectangle of permitted cells, and there only within the rectangle's rows and
+/// its two border rows: a move reads the column of its rectangle's left side (found in its row)
+/// for the nearest forbidden cells above and below. So a move marks its vertical line cell by
+/// cell in the rows, but its horizontal line in two columns only: the left column it cuts, and
+/// column y + 1 where the parts right of it begin.
 ///
 /// ```
 /// use bitgames::grid::{Cell, Grid};
@@ -272,8 +277,9 @@ impl Grid {
 
     /// Plays at (`row`, `col`) (from 1) and returns the rectangle the move cut.
     ///
-    /// Finding the rectangle and updating the Grundy value take O(1); marking the cross in
-    /// the transposed bitboard takes one bit operation per cell of the cross.
+    /// Finding the rectangle, updating the Grundy value and the column bits take O(1);
+    /// marking the vertical line of the cross in the rows takes one bit operation per row
+    /// (in whole chunks of rows).
     ///
     /// # Errors
     /// [`PlayError`] when the cell is off the grid or forbidden; the position is unchanged.
@@ -288,11 +294,12 @@ impl Grid {
         if across >> y & 1 != 0 {
             return Err(PlayError::Forbidden(cell));
         }
-        let down = self.col_bits.get(y);
         let (x32, y32) = (x as u32, y as u32);
-        // First permitted cell and one past the last, left/right of the move and above/below.
+        // First permitted cell and one past the last, left/right of the move and above/below;
+        // the column bits are exact in the left column of every rectangle (see `Grid`).
         let left = 128 - (across & below(y32)).leading_zeros();
         let right = (across & !below(y32 + 1)).trailing_zeros();
+        let down = self.col_bits.get(left as usize);
         let top = 128 - (down & below(x32)).leading_zeros();
         let bottom = (down & !below(x32 + 1)).trailing_zeros();
         let (a, b) = ((bottom - top) as usize, (right - left) as usize);
@@ -300,9 +307,19 @@ impl Grid {
         self.value ^=
             g(a, b) ^ g(i, j) ^ g(i, b - j - 1) ^ g(a - i - 1, j) ^ g(a - i - 1, b - j - 1);
         self.row_bits.set(x, across | (below(right) & !below(left)));
-        self.col_bits.set(y, down | (below(bottom) & !below(top)));
         self.row_bits.forbid(top as usize, bottom as usize, y);
-        self.col_bits.forbid(left as usize, right as usize, x);
+        // The parts left of the move keep the rectangle's left column: the cut row joins it.
+        let cut = 1u128 << x32;
+        self.col_bits.set(left as usize, down | cut);
+        // The parts right of the move start at column y + 1: within the rectangle's rows and
+        // its two border rows, that column becomes exact. (When there are no such parts,
+        // column y + 1 is the rectangle's right border, which no rectangle has as its left
+        // column within those rows, so the write is harmless.)
+        let inner = below(bottom) & !below(top);
+        let span = below((bottom + 1).min(128)) & !below(top.saturating_sub(1));
+        let old = self.col_bits.get(y + 1);
+        self.col_bits
+            .set(y + 1, (old & !span) | (span & !inner) | cut);
         Ok(Rect {
             top: top as usize + 1,
             left: left as usize + 1,
