@@ -5,7 +5,7 @@
 //!
 //! - [`Game`]: play, undo and win detection, allocation-free, O(13) per ball;
 //! - [`Cube`]: the 512-bit board and the independent full-board detector ([`Cube::has_line`]);
-//! - [`reference`]: the plain executable specification the fast code is tested against;
+//! - [`reference`](mod@reference): the plain executable specification the fast code is tested against;
 //! - [`judge`]: the ICPC judge format.
 //!
 //! Coordinates in this API count from 1, as in the problem: pegs `(x, y)` with

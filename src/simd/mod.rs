@@ -1,7 +1,7 @@
 //! The only place with target-specific code: 512-bit vectors for the cube detector.
 //!
 //! Following memchr's pattern, the algorithm is written once, generic over the internal
-//! [`Vector`] trait, and compiled for each back end:
+//! `Vector` trait, and compiled for each back end:
 //!
 //! - [`Portable`]: eight `u64` words, runs everywhere (and under Miri);
 //! - `Avx2` and `Avx512` (x86_64 only): constructed through `new() -> Option<Self>`, which checks
