@@ -176,7 +176,7 @@ fn playouts_equal_their_moves_played_one_by_one() {
     let mut rng = Rng::new(11);
     // Under Miri (which checks the unchecked line-byte indexing) a few games on the largest
     // board are enough.
-    let (sizes, rounds) = if cfg!(miri) { (7..=7, 3) } else { (1..=7, 30) };
+    let (sizes, rounds) = if cfg!(miri) { (7..=7, 2) } else { (1..=7, 30) };
     for n in sizes {
         for m in 1..=n {
             let mut game = Game::new(n, m).unwrap();
@@ -202,10 +202,15 @@ fn playouts_equal_their_moves_played_one_by_one() {
                 let mut board = Board::new(n.into(), m.into());
                 for (x, y) in game.history() {
                     replay.play(x, y).unwrap();
-                    board.play(x.into(), y.into()).unwrap();
+                    // The reference's full scans are too slow under Miri.
+                    if !cfg!(miri) {
+                        board.play(x.into(), y.into()).unwrap();
+                    }
                 }
                 assert!(replay == game, "n {n} m {m} round {round}\n{game:?}");
-                assert_eq!(board.outcome(), Some(outcome), "n {n} m {m}\n{game:?}");
+                if !cfg!(miri) {
+                    assert_eq!(board.outcome(), Some(outcome), "n {n} m {m}\n{game:?}");
+                }
             }
         }
     }
