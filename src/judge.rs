@@ -430,9 +430,10 @@ struct Task<'a, H> {
     stop_at: usize,
 }
 
-/// Waits for the next message: spinning at first, since a sleeping thread on a virtual CPU can
+/// Waits for the next message: polling at first, since a sleeping thread on a virtual CPU can
 /// take milliseconds to wake (longer than judging a piece), then sleeping when the input is
-/// slow. `None` once the other side is gone.
+/// slow. Each poll yields the CPU, so that on a machine busy with other work the thread being
+/// waited for gets the core instead of a spinning one. `None` once the other side is gone.
 fn receive<T>(from: &Receiver<T>) -> Option<T> {
     let start = Instant::now();
     loop {
@@ -440,7 +441,7 @@ fn receive<T>(from: &Receiver<T>) -> Option<T> {
             Ok(message) => return Some(message),
             Err(TryRecvError::Disconnected) => return None,
             Err(TryRecvError::Empty) if start.elapsed() < Duration::from_millis(5) => {
-                std::hint::spin_loop();
+                std::thread::yield_now();
             }
             Err(TryRecvError::Empty) => return from.recv().ok(),
         }
