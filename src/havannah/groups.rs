@@ -3,32 +3,21 @@
 //!
 //! Stones live in one of two layouts, chosen when a game starts:
 //! - **sparse**: an open-addressing hash table from the packed cell ([`Cell::key`]) to the
-//!   stone's number; memory follows the number of stones, whatever the board's size;
+//!   stone's number, and a hashed bitmap of row segments that proves most moves touch no stone
+//!   with three word reads; memory follows the number of stones, whatever the board's size;
 //! - **dense**: for small boards, one node per cell of the `(n + 2)²` square around the board,
 //!   so a neighbour is a fixed index offset away and no hashing is needed.
 //!
 //! The union-find is the same for both: union by rank, path halving.
 
 use super::Wins;
-use super::geometry::{Board, Border, Cell, KEY_STEPS};
+use super::geometry::{Board, Border, Cell, NEIGHBOURS};
 
 /// Marks an empty dense cell and a missing neighbour.
 const EMPTY: u32 = u32::MAX;
 
 /// The odd multiplier of the Fibonacci hash (2^64 / φ).
 const HASH_FACTOR: u64 = 0x9e37_79b9_7f4a_7c15;
-
-/// `KEY_STEPS[d] * HASH_FACTOR`: the hash product of a neighbour's key is the cell's product
-/// plus this (multiplication distributes modulo 2^64), one addition instead of a multiply.
-const STEP_PRODUCTS: [u64; 6] = {
-    let mut products = [0; 6];
-    let mut d = 0;
-    while d < 6 {
-        products[d] = KEY_STEPS[d].wrapping_mul(HASH_FACTOR);
-        d += 1;
-    }
-    products
-};
 
 /// Boards whose padded square has at most this many cells may use the dense layout.
 pub(crate) const DENSE_MAX_CELLS: u64 = 1 << 14;
@@ -52,127 +41,145 @@ impl Node {
     };
 }
 
-/// Open-addressing (linear probing) hash table from packed cells to nodes, at most half full.
+/// The sparse layout's index: an open-addressing (linear probing) hash table from cells to
+/// stone numbers, at most half full, and a filter that tells, with one word read per row,
+/// which cells around a new stone may hold stones.
 ///
-/// Keys and nodes are separate arrays, and a filter of four bits per slot records which hash
-/// values (the home slot and two more bits) the stored keys have: a look-up whose bit is clear
-/// misses at once, reading only the filter (a sixteenth of the keys' size, so it stays in the
-/// L1 cache). On a sparse board most neighbour look-ups end there.
+/// The table's slots hold only stone numbers ([`EMPTY`] when free); a stone's cell is in
+/// [`Groups`]'s list of stones, read only to confirm a match.
+///
+/// The filter has one bit per cell of the plane, folded by hashing: the 64 cells (x, 64k) to
+/// (x, 64k + 63) of a row segment share the bits of one word, chosen by hashing (x, k). A clear
+/// bit means no stone; a set bit may come from a stone of another segment with the same word.
+/// The three rows x − 1, x, x + 1 hold a cell and its six neighbours, so three word reads
+/// usually prove that a move touches no stone (and that its cell is free) without reading the
+/// table at all; only set bits lead to probes.
 #[derive(Debug, Clone, Default)]
 struct Table {
-    /// Packed cells ([`Cell::key`]), 0 in a free slot.
-    keys: Vec<u64>,
-    /// The node of the stone in each used slot (stale in free slots).
-    nodes: Vec<u32>,
-    /// Bit `f % 64` of `filter[f / 64]`: some stored key has hash `f` ([`Table::hash`]).
+    /// Stone numbers, [`EMPTY`] in a free slot.
+    slots: Vec<u32>,
+    /// Bit `y % 64` of word `segment(x, y / 64)`: some stone may be on (x, y).
     filter: Vec<u64>,
-    /// `64 - log2(keys.len()) - 2`: the hash is the top bits of a Fibonacci multiply, the
-    /// home slot the hash without its two low bits.
+    /// `64 - log2(slots.len())`: the home slot is the top bits of a Fibonacci multiply.
     shift: u32,
-    len: usize,
+    /// `64 - log2(filter.len())`.
+    filter_shift: u32,
 }
+
+/// A row segment's key, (x, y / 64) packed: x above bit 26 (y / 64 < 2^25 on every board).
+#[inline(always)]
+const fn segment_key(x: u32, y: u32) -> u64 {
+    ((x as u64) << 26) | (y >> 6) as u64
+}
+
+/// What the next row (x + 1) adds to a segment key's hash product.
+const ROW_PRODUCT: u64 = (1u64 << 26).wrapping_mul(HASH_FACTOR);
 
 impl Table {
     /// Empties the table, sized for `stones` stones without growing.
     fn reset(&mut self, stones: usize) {
         let cap = stones.saturating_mul(2).max(64).next_power_of_two();
-        self.keys.clear();
-        self.keys.resize(cap, 0);
-        self.keys.shrink_to(cap.max(1 << 16));
-        // Nodes are read only where a key matches: no need to clear them.
-        self.nodes.resize(cap, 0);
-        self.nodes.shrink_to(cap.max(1 << 16));
+        self.slots.clear();
+        self.slots.resize(cap, EMPTY);
+        self.slots.shrink_to(cap.max(1 << 16));
+        let words = cap / 2;
         self.filter.clear();
-        self.filter.resize(cap / 16, 0);
-        self.filter.shrink_to((cap / 16).max(1 << 12));
-        self.shift = 64 - cap.trailing_zeros() - 2;
-        self.len = 0;
+        self.filter.resize(words, 0);
+        self.filter.shrink_to(words.max(1 << 15));
+        self.shift = 64 - cap.trailing_zeros();
+        self.filter_shift = 64 - words.trailing_zeros();
     }
 
-    /// The hash of `key`; `hash >> 2` is the first slot to look at.
+    /// The home slot of `key`.
     #[inline(always)]
-    fn hash(&self, key: u64) -> usize {
-        self.hash_of_product(key.wrapping_mul(HASH_FACTOR))
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(HASH_FACTOR) >> self.shift) as usize
     }
 
-    /// The hash of the key whose product with [`HASH_FACTOR`] is `product`.
+    /// The filter word of the segment whose key's hash product is `product`.
     #[inline(always)]
-    fn hash_of_product(&self, product: u64) -> usize {
-        (product >> self.shift) as usize
+    fn word(&self, product: u64) -> u64 {
+        self.filter[(product >> self.filter_shift) as usize]
     }
 
-    /// Might a stored key have hash `f`?
+    /// Might a stone be on (x, y)?
     #[inline(always)]
-    fn maybe(&self, f: usize) -> bool {
-        self.filter[f >> 6] >> (f & 63) & 1 == 1
+    fn maybe(&self, x: u32, y: u32) -> bool {
+        self.word(segment_key(x, y).wrapping_mul(HASH_FACTOR)) >> (y & 63) & 1 == 1
     }
 
-    /// The node stored for `key`, or [`EMPTY`].
+    /// Which of (x, y)'s neighbours may hold a stone (bit d for direction d, see
+    /// [`NEIGHBOURS`]) and, as bit 6, whether (x, y) itself may. Needs `x, y ≥ 1`.
+    #[inline(always)]
+    fn near(&self, x: u32, y: u32) -> u32 {
+        let b = y & 63;
+        if b.wrapping_sub(1) < 62 {
+            // y − 1 ..= y + 1 lie in y's segment: three words give all seven cells.
+            let product = segment_key(x, y).wrapping_mul(HASH_FACTOR);
+            let up = self.word(product.wrapping_add(ROW_PRODUCT)) >> (b - 1);
+            let mid = self.word(product) >> (b - 1);
+            let down = self.word(product.wrapping_sub(ROW_PRODUCT)) >> (b - 1);
+            if (up & 6) | (mid & 7) | (down & 3) == 0 {
+                return 0;
+            }
+        }
+        self.near_cells(x, y)
+    }
+
+    /// [`Table::near`] cell by cell.
+    #[inline(never)]
+    fn near_cells(&self, x: u32, y: u32) -> u32 {
+        let mut near = u32::from(self.maybe(x, y)) << 6;
+        for (d, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
+            let (nx, ny) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
+            near |= u32::from(self.maybe(nx, ny)) << d;
+        }
+        near
+    }
+
+    /// The stone on `cell` (`stones[k]` is stone k's cell), or [`EMPTY`].
     #[inline]
-    fn get(&self, key: u64) -> u32 {
-        let f = self.hash(key);
-        if !self.maybe(f) {
+    fn get(&self, cell: Cell, stones: &[Cell]) -> u32 {
+        if !self.maybe(cell.x, cell.y) {
             return EMPTY;
         }
-        self.probe(key, f)
+        self.probe(cell, stones)
     }
 
-    /// The node stored for `key` whose hash is `f`, or [`EMPTY`] (without the filter).
-    #[inline(always)]
-    fn probe(&self, key: u64, f: usize) -> u32 {
-        let keys = &self.keys[..];
-        let mask = keys.len() - 1;
-        let mut i = f >> 2;
+    /// The stone on `cell`, or [`EMPTY`], without the filter.
+    #[inline]
+    fn probe(&self, cell: Cell, stones: &[Cell]) -> u32 {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(cell.key());
         loop {
-            let k = keys[i & mask];
-            if k == 0 {
-                return EMPTY;
-            }
-            if k == key {
-                return self.nodes[i & mask];
+            let node = self.slots[i & mask];
+            if node == EMPTY || stones.get(node as usize) == Some(&cell) {
+                return node;
             }
             i += 1;
         }
     }
 
-    /// `Ok(free slot for key)` or `Err(())` if `key` is present.
+    /// Stores stone `node` on `cell`, which holds no stone yet.
     #[inline(always)]
-    fn find_free(&self, key: u64) -> Result<usize, ()> {
-        let keys = &self.keys[..];
-        let mask = keys.len() - 1;
-        let mut i = self.hash(key) >> 2;
-        loop {
-            let k = keys[i & mask];
-            if k == 0 {
-                return Ok(i & mask);
-            }
-            if k == key {
-                return Err(());
-            }
+    fn insert(&mut self, cell: Cell, node: u32) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(cell.key());
+        while self.slots[i & mask] != EMPTY {
             i += 1;
         }
+        self.slots[i & mask] = node;
+        let word =
+            (segment_key(cell.x, cell.y).wrapping_mul(HASH_FACTOR) >> self.filter_shift) as usize;
+        self.filter[word] |= 1 << (cell.y & 63);
     }
 
-    /// Stores `node` for `key` in the free slot `i` found by [`Table::find_free`].
-    #[inline(always)]
-    fn fill(&mut self, i: usize, key: u64, node: u32) {
-        let f = self.hash(key);
-        self.filter[f >> 6] |= 1 << (f & 63);
-        self.keys[i] = key;
-        self.nodes[i] = node;
-        self.len += 1;
-    }
-
-    /// Doubles the table.
+    /// Doubles the table (to hold twice `stones`).
     #[cold]
-    fn grow(&mut self) {
-        let keys = std::mem::take(&mut self.keys);
-        let nodes = std::mem::take(&mut self.nodes);
-        self.reset(keys.len());
-        for (key, node) in keys.into_iter().zip(nodes).filter(|&(k, _)| k != 0) {
-            if let Ok(i) = self.find_free(key) {
-                self.fill(i, key, node);
-            }
+    fn grow(&mut self, stones: &[Cell]) {
+        self.reset(stones.len().max(1) * 2);
+        for (node, &cell) in stones.iter().enumerate() {
+            self.insert(cell, node as u32);
         }
     }
 }
@@ -195,6 +202,9 @@ pub(crate) struct Groups {
     board: Board,
     nodes: Vec<Node>,
     layout: Layout,
+    /// The stones' cells in the order they were played (in the sparse layout, stone k is
+    /// node k).
+    stones: Vec<Cell>,
     /// Dense layout: the border of each cell of the square ([`OFF_BOARD`] off the board),
     /// kept from game to game on boards of the same side.
     borders: Vec<Border>,
@@ -221,6 +231,7 @@ impl Groups {
             board,
             nodes: Vec::new(),
             layout: Layout::Dense { width: 0 },
+            stones: Vec::new(),
             borders: Vec::new(),
             borders_side: 0,
         };
@@ -234,6 +245,7 @@ impl Groups {
         let width = u64::from(board.n()) + 2;
         let area = width * width;
         self.nodes.clear();
+        self.stones.clear();
         if area <= DENSE_MAX_CELLS && area <= 32 * stones as u64 {
             self.nodes.resize(area as usize, Node::EMPTY);
             self.layout = Layout::Dense {
@@ -254,6 +266,7 @@ impl Groups {
             }
         } else {
             self.nodes.reserve(stones.min(1 << 24));
+            self.stones.reserve(stones.min(1 << 24));
             let mut table = match std::mem::replace(&mut self.layout, Layout::Dense { width: 0 }) {
                 Layout::Sparse(table) => table,
                 Layout::Dense { .. } => Table::default(),
@@ -276,8 +289,14 @@ impl Groups {
             Layout::Dense { width } => {
                 self.nodes[cell.x as usize * width + cell.y as usize].parent != EMPTY
             }
-            Layout::Sparse(table) => table.get(cell.key()) != EMPTY,
+            Layout::Sparse(table) => table.get(cell, &self.stones) != EMPTY,
         }
+    }
+
+    /// The stones' cells in the order they were played.
+    #[inline]
+    pub(crate) fn stones(&self) -> &[Cell] {
+        &self.stones
     }
 
     /// Puts a stone on (x, y) and tells what it completes.
@@ -320,35 +339,35 @@ impl Groups {
                 if !self.board.contains(cell) {
                     return Err(Refused::OffBoard);
                 }
-                if table.len * 2 >= table.keys.len() {
-                    table.grow();
+                if self.stones.len() * 2 >= table.slots.len() {
+                    table.grow(&self.stones);
                 }
-                let key = cell.key();
-                let free = table.find_free(key).map_err(|()| Refused::Occupied)?;
-                // The six filter bits first, without branches; on a sparse board they are
-                // usually all clear and no key is read.
-                let product = key.wrapping_mul(HASH_FACTOR);
-                let mut hashes = [0; 6];
-                let mut maybe = 0u32;
-                for d in 0..6 {
-                    hashes[d] = table.hash_of_product(product.wrapping_add(STEP_PRODUCTS[d]));
-                    maybe |= u32::from(table.maybe(hashes[d])) << d;
-                }
-                while maybe != 0 {
-                    let d = maybe.trailing_zeros() as usize;
-                    maybe &= maybe - 1;
-                    let n = table.probe(key.wrapping_add(KEY_STEPS[d]), hashes[d]);
-                    if n != EMPTY {
-                        nb[d] = n;
-                        occ |= 1 << d;
+                let near = table.near(x, y);
+                if near != 0 {
+                    // Rare on a sparse board: confirm each maybe in the table.
+                    if near & 64 != 0 && table.probe(cell, &self.stones) != EMPTY {
+                        return Err(Refused::Occupied);
+                    }
+                    let mut maybe = near & 0x3f;
+                    while maybe != 0 {
+                        let d = maybe.trailing_zeros() as usize;
+                        maybe &= maybe - 1;
+                        let (dx, dy) = NEIGHBOURS[d];
+                        let other = Cell::new(x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
+                        let n = table.probe(other, &self.stones);
+                        if n != EMPTY {
+                            nb[d] = n;
+                            occ |= 1 << d;
+                        }
                     }
                 }
-                let node = self.nodes.len() as u32;
-                table.fill(free, key, node);
+                let node = self.stones.len() as u32;
+                table.insert(cell, node);
                 self.nodes.push(Node::EMPTY);
                 (node, self.board.border(cell))
             }
         };
+        self.stones.push(Cell::new(x, y));
         Ok(self.link(node, border, nb, occ))
     }
 
@@ -458,22 +477,69 @@ mod tests {
     use super::*;
 
     #[test]
-    fn table_grows_and_keeps_every_key() {
+    fn table_grows_and_keeps_every_stone() {
         let mut t = Table::default();
         t.reset(1);
-        for k in 1..=1000u64 {
-            if t.len * 2 >= t.keys.len() {
-                t.grow();
+        let mut stones = Vec::new();
+        let mut rng = crate::rng::Rng::new(4);
+        // Rows and columns around segment boundaries (y = 63, 64, 127, 128), and far away.
+        while stones.len() < 3000 {
+            let cell = Cell::new(1 + rng.below(300), 1 + rng.below(300));
+            if stones.contains(&cell) {
+                continue;
             }
-            let key = (k << 32) | (k * 7 % 13 + 1);
-            let free = t.find_free(key).unwrap();
-            t.fill(free, key, k as u32);
+            if stones.len() * 2 >= t.slots.len() {
+                t.grow(&stones);
+            }
+            assert_eq!(t.get(cell, &stones), EMPTY);
+            t.insert(cell, stones.len() as u32);
+            stones.push(cell);
         }
-        for k in 1..=1000u64 {
-            assert_eq!(t.get((k << 32) | (k * 7 % 13 + 1)), k as u32);
+        assert!(t.slots.len() >= 6000);
+        for (k, &cell) in stones.iter().enumerate() {
+            assert_eq!(t.get(cell, &stones), k as u32);
+            assert_eq!(t.probe(cell, &stones), k as u32);
         }
-        assert_eq!(t.get(0), EMPTY);
-        assert_eq!(t.get(5), EMPTY);
+        for x in 0..=301 {
+            for y in 0..=301 {
+                let cell = Cell::new(x, y);
+                let expected = stones.iter().position(|&c| c == cell);
+                assert_eq!(t.get(cell, &stones), expected.map_or(EMPTY, |k| k as u32));
+            }
+        }
+    }
+
+    #[test]
+    fn filter_never_hides_a_stone() {
+        // A tiny filter (64 words for up to 32 stones) so that segments share words.
+        let mut rng = crate::rng::Rng::new(8);
+        for round in 0..200 {
+            let mut t = Table::default();
+            t.reset(32);
+            let mut stones = Vec::new();
+            let (span, base) = if round % 2 == 0 { (12, 58) } else { (200, 1) };
+            while stones.len() < 32 {
+                let cell = Cell::new(base + rng.below(span), base + rng.below(span));
+                if !stones.contains(&cell) {
+                    t.insert(cell, stones.len() as u32);
+                    stones.push(cell);
+                }
+            }
+            for x in base..base + span {
+                for y in base..base + span {
+                    let exact = t.near_cells(x, y);
+                    let near = t.near(x, y);
+                    assert!(near == 0 || near == exact, "({x}, {y})");
+                    let mut truth = u32::from(stones.contains(&Cell::new(x, y))) << 6;
+                    for (d, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
+                        let c = Cell::new(x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
+                        truth |= u32::from(stones.contains(&c)) << d;
+                    }
+                    assert_eq!(near & truth, truth, "({x}, {y}): {near:b} {truth:b}");
+                    assert_eq!(exact & truth, truth, "({x}, {y})");
+                }
+            }
+        }
     }
 
     #[test]
