@@ -184,10 +184,80 @@ impl Table {
     }
 }
 
+/// One cell of the dense layout's square. Groups are kept by *quick-find*: every stone knows
+/// its group's root exactly, so finding it is one load and no loop; a group's stones form a
+/// circular list through `next`, walked only to relabel the smaller group when two merge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Spot {
+    /// The root (a cell index) of the stone's group; [`EMPTY`] without a stone.
+    root: u32,
+    /// The next stone of the same group (circular).
+    next: u32,
+    /// At a root: the corners and edges its group touches.
+    border: Border,
+    /// At a root: how many stones its group has.
+    size: u16,
+}
+
+impl Spot {
+    const EMPTY: Spot = Spot {
+        root: EMPTY,
+        next: EMPTY,
+        border: Border::NONE,
+        size: 0,
+    };
+}
+
+/// For each border set (12 bits): [`Wins::BRIDGE`] and [`Wins::FORK`] bits, one load instead
+/// of two bit counts.
+static BRIDGE_FORK: [u8; 4096] = {
+    let mut table = [0u8; 4096];
+    let mut b = 0;
+    while b < 4096 {
+        let border = Border(b as u16);
+        table[b] = border.is_bridge() as u8 | (border.is_fork() as u8) << 1;
+        b += 1;
+    }
+    table
+};
+
+/// For each set of occupied neighbours (bit d for direction d): the number of arcs, maximal
+/// cyclic runs of occupied neighbours (bits 0–1), and the first direction of each (4 bits
+/// each from bit 4; a missing arc repeats the first). All six occupied is one arc from 0.
+const ARCS: [u16; 64] = {
+    let mut arcs = [0u16; 64];
+    let mut occ: usize = 0;
+    while occ < 64 {
+        let starts: u32 = if occ == 0x3f {
+            1
+        } else {
+            let o = occ as u32;
+            o & !(((o << 1) | (o >> 5)) & 0x3f)
+        };
+        let first = if starts == 0 {
+            0
+        } else {
+            starts.trailing_zeros() as u16
+        };
+        let mut packed = (starts.count_ones() as u16) | first << 4 | first << 8 | first << 12;
+        let (mut k, mut d) = (0, 0);
+        while d < 6 {
+            if starts >> d & 1 == 1 {
+                packed = (packed & !(0xf << (4 + 4 * k))) | (d as u16) << (4 + 4 * k);
+                k += 1;
+            }
+            d += 1;
+        }
+        arcs[occ] = packed;
+        occ += 1;
+    }
+    arcs
+};
+
 /// Where the stones are kept.
 #[derive(Debug, Clone)]
 enum Layout {
-    /// Node `x · width + y` is cell (x, y); `width = n + 2`.
+    /// Spot `x · width + y` is cell (x, y); `width = n + 2`.
     Dense { width: usize },
     /// Node `k` is the k-th stone; the table finds it from its cell.
     Sparse(Table),
@@ -195,12 +265,15 @@ enum Layout {
 
 /// The stones of one game and their groups.
 ///
-/// Invariant: every node id the union-find reaches (a neighbour's node, a parent, a root) is
-/// below `nodes.len()`; [`Groups::node`] relies on it.
+/// Invariant: every node id the sparse layout's union-find reaches (a neighbour's node, a
+/// parent, a root) is below `nodes.len()`; [`Groups::node`] relies on it.
 #[derive(Debug, Clone)]
 pub(crate) struct Groups {
     board: Board,
+    /// Sparse layout: the union-find, node k for stone k.
     nodes: Vec<Node>,
+    /// Dense layout: one spot per cell of the square.
+    spots: Vec<Spot>,
     layout: Layout,
     /// The stones' cells in the order they were played (in the sparse layout, stone k is
     /// node k).
@@ -230,6 +303,7 @@ impl Groups {
         let mut groups = Groups {
             board,
             nodes: Vec::new(),
+            spots: Vec::new(),
             layout: Layout::Dense { width: 0 },
             stones: Vec::new(),
             borders: Vec::new(),
@@ -245,9 +319,10 @@ impl Groups {
         let width = u64::from(board.n()) + 2;
         let area = width * width;
         self.nodes.clear();
+        self.spots.clear();
         self.stones.clear();
         if area <= DENSE_MAX_CELLS && area <= 32 * stones as u64 {
-            self.nodes.resize(area as usize, Node::EMPTY);
+            self.spots.resize(area as usize, Spot::EMPTY);
             self.layout = Layout::Dense {
                 width: width as usize,
             };
@@ -287,7 +362,7 @@ impl Groups {
     pub(crate) fn is_occupied(&self, cell: Cell) -> bool {
         match &self.layout {
             Layout::Dense { width } => {
-                self.nodes[cell.x as usize * width + cell.y as usize].parent != EMPTY
+                self.spots[cell.x as usize * width + cell.y as usize].root != EMPTY
             }
             Layout::Sparse(table) => table.get(cell, &self.stones) != EMPTY,
         }
@@ -321,18 +396,18 @@ impl Groups {
                 }
                 // An on-board cell lies inside the frame: its neighbours are in bounds
                 // (stated once, so the compiler drops the checks below).
-                assert!(at > w && at + w + 1 < self.nodes.len());
-                if self.nodes[at].parent != EMPTY {
+                assert!(at > w && at + w + 1 < self.spots.len());
+                if self.spots[at].root != EMPTY {
                     return Err(Refused::Occupied);
                 }
                 let around = [at + w + 1, at + 1, at - w, at - w - 1, at - 1, at + w];
+                // Without branches: whether a neighbour is a stone is a coin toss mid-game.
+                let mut occ = 0;
                 for (d, &i) in around.iter().enumerate() {
-                    if self.nodes[i].parent != EMPTY {
-                        nb[d] = i as u32;
-                        occ |= 1 << d;
-                    }
+                    occ |= u32::from(self.spots[i].root != EMPTY) << d;
                 }
-                (at as u32, border)
+                self.stones.push(Cell::new(x as u32, y as u32));
+                return Ok(self.join_dense(at, border, around, occ));
             }
             Layout::Sparse(table) => {
                 let cell = Cell::new(x, y);
@@ -369,6 +444,69 @@ impl Groups {
         };
         self.stones.push(Cell::new(x, y));
         Ok(self.link(node, border, nb, occ))
+    }
+
+    /// Dense layout: makes cell `at` a stone touching `border`, joins it to the groups of its
+    /// occupied neighbours (bit d of `occ` for the cell `around[d]`) and reports the wins.
+    #[inline(always)]
+    fn join_dense(&mut self, at: usize, border: Border, around: [usize; 6], occ: u32) -> Wins {
+        let arcs = ARCS[occ as usize];
+        let count = arcs & 3;
+        let arc = |k: u16| around[usize::from(arcs >> (4 + 4 * k) & 7)];
+        let r0 = self.spots[arc(0)].root;
+        // No arc: the stone starts its own group.
+        let mut root = if count == 0 { at as u32 } else { r0 };
+        let mut ring = false;
+        if count >= 2 {
+            let (r1, r2) = (self.spots[arc(1)].root, self.spots[arc(2)].root);
+            ring = r1 == r0 || (count == 3 && (r2 == r0 || r2 == r1));
+            root = self.merge(root, r1);
+            // Read again: the merge may have relabelled r2's group.
+            root = self.merge(root, self.spots[arc(2)].root);
+        }
+        // Into `root`'s circular list, right after the root.
+        self.spots[at] = Spot {
+            root,
+            next: at as u32,
+            border,
+            size: 0,
+        };
+        let r = root as usize;
+        self.spots[at].next = self.spots[r].next;
+        self.spots[r].next = at as u32;
+        self.spots[r].size += 1;
+        let joined = self.spots[r].border.with(border);
+        self.spots[r].border = joined;
+        Wins::from_bits(BRIDGE_FORK[usize::from(joined.0 & 0xfff)] | u8::from(ring) << 2)
+    }
+
+    /// Dense layout: joins the groups of roots `a` and `b` (which may be the same) by
+    /// relabelling the smaller one; returns the root of the whole.
+    #[inline(always)]
+    fn merge(&mut self, a: u32, b: u32) -> u32 {
+        if a == b {
+            return a;
+        }
+        let (ua, ub) = (a as usize, b as usize);
+        let (big, small) = if self.spots[ua].size >= self.spots[ub].size {
+            (ua, ub)
+        } else {
+            (ub, ua)
+        };
+        let mut c = small;
+        loop {
+            self.spots[c].root = big as u32;
+            c = self.spots[c].next as usize;
+            if c == small {
+                break;
+            }
+        }
+        let next = self.spots[big].next;
+        self.spots[big].next = self.spots[small].next;
+        self.spots[small].next = next;
+        self.spots[big].size += self.spots[small].size;
+        self.spots[big].border = self.spots[big].border.with(self.spots[small].border);
+        big as u32
     }
 
     /// Makes `node` a stone touching `border`, joins it to the groups of its occupied
@@ -446,9 +584,7 @@ impl Groups {
         self.node_mut(small).parent = big;
         let root = self.node_mut(big);
         root.border = root.border.with(moved);
-        if ra == rb {
-            root.rank += 1;
-        }
+        root.rank += u16::from(ra == rb);
         big
     }
 
@@ -537,6 +673,78 @@ mod tests {
                     }
                     assert_eq!(near & truth, truth, "({x}, {y}): {near:b} {truth:b}");
                     assert_eq!(exact & truth, truth, "({x}, {y})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn arc_table_lists_every_arc_start() {
+        for occ in 0..64u32 {
+            let packed = ARCS[occ as usize];
+            let count = u32::from(packed & 3);
+            let firsts: Vec<u32> = (0..3)
+                .map(|k| u32::from(packed >> (4 + 4 * k) & 0xf))
+                .collect();
+            // Plainly: d starts an arc if it is a stone and d - 1 (cyclically) is not.
+            let starts: Vec<u32> = (0..6)
+                .filter(|&d| occ >> d & 1 == 1 && occ >> ((d + 5) % 6) & 1 == 0)
+                .collect();
+            let expected = if occ == 0x3f { vec![0] } else { starts };
+            assert_eq!(count as usize, expected.len(), "{occ:06b}");
+            for (k, &first) in firsts.iter().enumerate() {
+                let want = expected.get(k).or(expected.first()).copied().unwrap_or(0);
+                assert_eq!(first, want, "{occ:06b} arc {k}");
+            }
+        }
+        for b in 0..4096u16 {
+            let border = Border(b);
+            let wins = BRIDGE_FORK[usize::from(b)];
+            assert_eq!(wins & 1 == 1, border.corners() >= 2);
+            assert_eq!(wins & 2 == 2, border.edges() >= 3);
+        }
+    }
+
+    /// Every stone's root is a root of its own list, whose size and border add up.
+    fn check_spots(g: &Groups) {
+        let Layout::Dense { width } = g.layout else {
+            panic!("dense expected")
+        };
+        let mut seen = 0;
+        for (i, spot) in g.spots.iter().enumerate() {
+            if spot.root != i as u32 {
+                continue;
+            }
+            let (mut c, mut size, mut border) = (i, 0u16, Border::NONE);
+            loop {
+                assert_eq!(g.spots[c].root, i as u32);
+                let cell = Cell::new((c / width) as u32, (c % width) as u32);
+                border = border.with(g.board.border(cell));
+                size += 1;
+                c = g.spots[c].next as usize;
+                if c == i {
+                    break;
+                }
+            }
+            assert_eq!((spot.size, spot.border), (size, border), "root {i}");
+            seen += usize::from(size);
+        }
+        assert_eq!(seen, g.stones.len());
+    }
+
+    #[test]
+    fn dense_groups_keep_exact_roots_and_lists() {
+        let mut rng = crate::rng::Rng::new(12);
+        for side in [2, 3, 5, 10] {
+            let board = Board::new(side).unwrap();
+            let mut cells: Vec<Cell> = board.iter().collect();
+            let mut g = Groups::new(board, 1 << 20);
+            for _ in 0..if cfg!(miri) { 1 } else { 20 } {
+                g.reset(board, 1 << 20);
+                rng.shuffle(&mut cells);
+                for &c in &cells {
+                    g.play(c.x, c.y).unwrap();
+                    check_spots(&g);
                 }
             }
         }
