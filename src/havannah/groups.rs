@@ -254,6 +254,46 @@ const ARCS: [u16; 64] = {
     arcs
 };
 
+/// Bytes [`gather`] may read past a cell of the square.
+const GATHER_PAD: usize = 4;
+
+/// The stones around cell `at` of a dense square of width `w` (`occupied` as in [`Groups`],
+/// `w < at` and `at + w + 1 < occupied.len() - GATHER_PAD`) as eight bits, from three short
+/// reads and one multiply: bit 0 (x−1, y−1), 1 (x−1, y), 2 (x, y−1), 3 the cell itself,
+/// 4 (x, y+1), 5 nothing, 6 (x+1, y), 7 (x+1, y+1).
+#[inline(always)]
+fn gather(occupied: &[u8], at: usize, w: usize) -> u32 {
+    let read = |i: usize, n: usize| {
+        let mut bytes = [0u8; 8];
+        bytes[..n].copy_from_slice(&occupied[i..i + n]);
+        u64::from_le_bytes(bytes)
+    };
+    // Bytes: (x−1, y−1), (x−1, y) | (x, y−1), (x, y), (x, y+1), junk | (x+1, y), (x+1, y+1).
+    let bytes = read(at - w - 1, 2) | read(at - 1, 4) << 16 | read(at + w, 2) << 48;
+    let bytes = bytes & 0xffff_00ff_ffff_ffff;
+    // Each byte is 0 or 1: the multiply moves byte i's bit to bit 56 + i, without carries.
+    (bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
+/// [`ARCS`] indexed by [`gather`]'s bits (the cell's own bit ignored).
+static ARCS_GATHERED: [u16; 256] = {
+    // Where gather puts direction d.
+    const BIT: [u32; 6] = [7, 4, 1, 0, 2, 6];
+    let mut table = [0u16; 256];
+    let mut g = 0;
+    while g < 256 {
+        let mut occ = 0;
+        let mut d = 0;
+        while d < 6 {
+            occ |= (g >> BIT[d] & 1) << d;
+            d += 1;
+        }
+        table[g as usize] = ARCS[occ as usize];
+        g += 1;
+    }
+    table
+};
+
 /// Where the stones are kept.
 #[derive(Debug, Clone)]
 enum Layout {
@@ -274,6 +314,9 @@ pub(crate) struct Groups {
     nodes: Vec<Node>,
     /// Dense layout: one spot per cell of the square.
     spots: Vec<Spot>,
+    /// Dense layout: 1 on a stone, 0 elsewhere, per cell of the square (and [`GATHER_PAD`]
+    /// more bytes), so that three short reads give a cell's whole neighbourhood.
+    occupied: Vec<u8>,
     layout: Layout,
     /// The stones' cells in the order they were played (in the sparse layout, stone k is
     /// node k).
@@ -281,7 +324,10 @@ pub(crate) struct Groups {
     /// Dense layout: the border of each cell of the square ([`OFF_BOARD`] off the board),
     /// kept from game to game on boards of the same side.
     borders: Vec<Border>,
-    /// The side `borders` was made for (0: none).
+    /// Dense layout: [`ARCS_GATHERED`] with the arcs' first cells as index offsets for this
+    /// board's width: the count in bits 0–1, then three `i16` offsets from bit 16.
+    arc_offsets: Vec<u64>,
+    /// The side `borders` and `arc_offsets` were made for (0: none).
     borders_side: u32,
 }
 
@@ -304,9 +350,11 @@ impl Groups {
             board,
             nodes: Vec::new(),
             spots: Vec::new(),
+            occupied: Vec::new(),
             layout: Layout::Dense { width: 0 },
             stones: Vec::new(),
             borders: Vec::new(),
+            arc_offsets: Vec::new(),
             borders_side: 0,
         };
         groups.reset(board, stones);
@@ -320,9 +368,11 @@ impl Groups {
         let area = width * width;
         self.nodes.clear();
         self.spots.clear();
+        self.occupied.clear();
         self.stones.clear();
         if area <= DENSE_MAX_CELLS && area <= 32 * stones as u64 {
             self.spots.resize(area as usize, Spot::EMPTY);
+            self.occupied.resize(area as usize + GATHER_PAD, 0);
             self.layout = Layout::Dense {
                 width: width as usize,
             };
@@ -336,6 +386,15 @@ impl Groups {
                     } else {
                         OFF_BOARD
                     }
+                }));
+                let w = width as i64;
+                let offsets = [w + 1, 1, -w, -w - 1, -1, w];
+                self.arc_offsets.clear();
+                self.arc_offsets.extend(ARCS_GATHERED.iter().map(|&arcs| {
+                    (0..3).fold(u64::from(arcs & 3), |packed, k| {
+                        let d = usize::from(arcs >> (4 + 4 * k) & 7);
+                        packed | u64::from(offsets[d] as i16 as u16) << (16 + 16 * k)
+                    })
                 }));
                 self.borders_side = board.side();
             }
@@ -380,9 +439,7 @@ impl Groups {
     /// [`Refused`], with nothing changed, if the cell is off the board or holds a stone.
     #[inline]
     pub(crate) fn play(&mut self, x: u32, y: u32) -> Result<Wins, Refused> {
-        let mut nb = [EMPTY; 6];
-        let mut occ = 0u32;
-        let (node, border) = match &mut self.layout {
+        let (node, border, nb, occ) = match &mut self.layout {
             Layout::Dense { width } => {
                 let w = *width;
                 let (x, y) = (x as usize, y as usize);
@@ -397,17 +454,14 @@ impl Groups {
                 // An on-board cell lies inside the frame: its neighbours are in bounds
                 // (stated once, so the compiler drops the checks below).
                 assert!(at > w && at + w + 1 < self.spots.len());
-                if self.spots[at].root != EMPTY {
+                let gathered = gather(&self.occupied, at, w);
+                if gathered & 1 << 3 != 0 {
                     return Err(Refused::Occupied);
                 }
-                let around = [at + w + 1, at + 1, at - w, at - w - 1, at - 1, at + w];
-                // Without branches: whether a neighbour is a stone is a coin toss mid-game.
-                let mut occ = 0;
-                for (d, &i) in around.iter().enumerate() {
-                    occ |= u32::from(self.spots[i].root != EMPTY) << d;
-                }
+                self.occupied[at] = 1;
                 self.stones.push(Cell::new(x as u32, y as u32));
-                return Ok(self.join_dense(at, border, around, occ));
+                let arcs = self.arc_offsets[gathered as usize & 0xff];
+                return Ok(self.join_dense(at, border, arcs));
             }
             Layout::Sparse(table) => {
                 let cell = Cell::new(x, y);
@@ -418,6 +472,8 @@ impl Groups {
                     table.grow(&self.stones);
                 }
                 let near = table.near(x, y);
+                let mut nb = [EMPTY; 6];
+                let mut occ = 0u32;
                 if near != 0 {
                     // Rare on a sparse board: confirm each maybe in the table.
                     if near & 64 != 0 && table.probe(cell, &self.stones) != EMPTY {
@@ -439,7 +495,7 @@ impl Groups {
                 let node = self.stones.len() as u32;
                 table.insert(cell, node);
                 self.nodes.push(Node::EMPTY);
-                (node, self.board.border(cell))
+                (node, self.board.border(cell), nb, occ)
             }
         };
         self.stones.push(Cell::new(x, y));
@@ -447,12 +503,12 @@ impl Groups {
     }
 
     /// Dense layout: makes cell `at` a stone touching `border`, joins it to the groups of its
-    /// occupied neighbours (bit d of `occ` for the cell `around[d]`) and reports the wins.
+    /// occupied neighbours (`arcs`: their arcs as in [`Groups::arc_offsets`]) and reports the
+    /// wins.
     #[inline(always)]
-    fn join_dense(&mut self, at: usize, border: Border, around: [usize; 6], occ: u32) -> Wins {
-        let arcs = ARCS[occ as usize];
+    fn join_dense(&mut self, at: usize, border: Border, arcs: u64) -> Wins {
         let count = arcs & 3;
-        let arc = |k: u16| around[usize::from(arcs >> (4 + 4 * k) & 7)];
+        let arc = |k: u32| at.wrapping_add_signed(isize::from((arcs >> (16 + 16 * k)) as i16));
         let r0 = self.spots[arc(0)].root;
         // No arc: the stone starts its own group.
         let mut root = if count == 0 { at as u32 } else { r0 };
