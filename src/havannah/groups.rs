@@ -453,7 +453,11 @@ impl Groups {
                 }
                 // An on-board cell lies inside the frame: its neighbours are in bounds
                 // (stated once, so the compiler drops the checks below).
-                assert!(at > w && at + w + 1 < self.spots.len());
+                assert!(
+                    at > w
+                        && at + w + 1 < self.spots.len()
+                        && self.spots.len() + GATHER_PAD <= self.occupied.len()
+                );
                 let gathered = gather(&self.occupied, at, w);
                 if gathered & 1 << 3 != 0 {
                     return Err(Refused::Occupied);
@@ -502,6 +506,26 @@ impl Groups {
         Ok(self.link(node, border, nb, occ))
     }
 
+    /// Spot `i` of the dense layout, which must be a cell of the square.
+    #[inline(always)]
+    fn spot(&self, i: usize) -> &Spot {
+        debug_assert!(i < self.spots.len(), "spot {i} out of range");
+        // SAFETY: the dense layout passes only cells of the square: a move's cell (checked
+        // against the width in `play`), its neighbours (an on-board cell's are inside the
+        // frame, asserted in `play`), and roots and list links, which are only ever set to
+        // the cells of stones; `reset` forgets them all. Unchecked access saves about a
+        // fifth of the instructions of a dense move (cachegrind, S = 10 random games).
+        unsafe { self.spots.get_unchecked(i) }
+    }
+
+    /// Spot `i`, mutably, under the same condition as [`Groups::spot`].
+    #[inline(always)]
+    fn spot_mut(&mut self, i: usize) -> &mut Spot {
+        debug_assert!(i < self.spots.len(), "spot {i} out of range");
+        // SAFETY: as in `spot`.
+        unsafe { self.spots.get_unchecked_mut(i) }
+    }
+
     /// Dense layout: makes cell `at` a stone touching `border`, joins it to the groups of its
     /// occupied neighbours (`arcs`: their arcs as in [`Groups::arc_offsets`]) and reports the
     /// wins.
@@ -509,30 +533,30 @@ impl Groups {
     fn join_dense(&mut self, at: usize, border: Border, arcs: u64) -> Wins {
         let count = arcs & 3;
         let arc = |k: u32| at.wrapping_add_signed(isize::from((arcs >> (16 + 16 * k)) as i16));
-        let r0 = self.spots[arc(0)].root;
+        let r0 = self.spot(arc(0)).root;
         // No arc: the stone starts its own group.
         let mut root = if count == 0 { at as u32 } else { r0 };
         let mut ring = false;
         if count >= 2 {
-            let (r1, r2) = (self.spots[arc(1)].root, self.spots[arc(2)].root);
+            let (r1, r2) = (self.spot(arc(1)).root, self.spot(arc(2)).root);
             ring = r1 == r0 || (count == 3 && (r2 == r0 || r2 == r1));
             root = self.merge(root, r1);
             // Read again: the merge may have relabelled r2's group.
-            root = self.merge(root, self.spots[arc(2)].root);
+            root = self.merge(root, self.spot(arc(2)).root);
         }
         // Into `root`'s circular list, right after the root.
-        self.spots[at] = Spot {
+        *self.spot_mut(at) = Spot {
             root,
             next: at as u32,
             border,
             size: 0,
         };
         let r = root as usize;
-        self.spots[at].next = self.spots[r].next;
-        self.spots[r].next = at as u32;
-        self.spots[r].size += 1;
-        let joined = self.spots[r].border.with(border);
-        self.spots[r].border = joined;
+        self.spot_mut(at).next = self.spot(r).next;
+        self.spot_mut(r).next = at as u32;
+        self.spot_mut(r).size += 1;
+        let joined = self.spot(r).border.with(border);
+        self.spot_mut(r).border = joined;
         Wins::from_bits(BRIDGE_FORK[usize::from(joined.0 & 0xfff)] | u8::from(ring) << 2)
     }
 
@@ -544,24 +568,24 @@ impl Groups {
             return a;
         }
         let (ua, ub) = (a as usize, b as usize);
-        let (big, small) = if self.spots[ua].size >= self.spots[ub].size {
+        let (big, small) = if self.spot(ua).size >= self.spot(ub).size {
             (ua, ub)
         } else {
             (ub, ua)
         };
         let mut c = small;
         loop {
-            self.spots[c].root = big as u32;
-            c = self.spots[c].next as usize;
+            self.spot_mut(c).root = big as u32;
+            c = self.spot(c).next as usize;
             if c == small {
                 break;
             }
         }
-        let next = self.spots[big].next;
-        self.spots[big].next = self.spots[small].next;
-        self.spots[small].next = next;
-        self.spots[big].size += self.spots[small].size;
-        self.spots[big].border = self.spots[big].border.with(self.spots[small].border);
+        let next = self.spot(big).next;
+        self.spot_mut(big).next = self.spot(small).next;
+        self.spot_mut(small).next = next;
+        self.spot_mut(big).size += self.spot(small).size;
+        self.spot_mut(big).border = self.spot(big).border.with(self.spot(small).border);
         big as u32
     }
 
