@@ -90,6 +90,44 @@ impl Format for Judge {
     }
 }
 
+/// The same judge with every number read by the general scanner, without the word-at-a-time
+/// fast paths: for differential tests and fuzzing (the answers and every error must match
+/// [`Judge`]'s).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ScannerOnly;
+
+impl Format for ScannerOnly {
+    type Header = u64;
+    type Answer = Answer;
+    type Scratch = Scratch;
+
+    fn header(&self, sc: &mut Scanner<'_>) -> Result<u64, Stop> {
+        Judge.header(sc)
+    }
+
+    fn count(&self, header: &u64) -> Option<u64> {
+        Judge.count(header)
+    }
+
+    fn dataset(
+        &self,
+        _header: &u64,
+        scratch: &mut Scratch,
+        sc: &mut Scanner<'_>,
+    ) -> Result<Option<Answer>, Stop> {
+        dataset::<false>(scratch, sc)
+    }
+
+    fn write(&self, index: u64, answer: Answer, out: &mut Vec<u8>) {
+        Judge.write(index, answer, out);
+    }
+
+    fn resync(&self, header: &u64, buf: &[u8], from: usize) -> Option<usize> {
+        Judge.resync(header, buf, from)
+    }
+}
+
 /// Reads and judges one case. `FAST` enables the word-at-a-time move parsers; without them
 /// (for tests) every number goes through the scanner, which the fast paths must match in
 /// every answer and every error.
@@ -518,40 +556,6 @@ mod tests {
         assert_eq!(short_move(b"1 2\n"), None);
     }
 
-    /// The same judge with every move read by the scanner alone.
-    struct Plain;
-
-    impl Format for Plain {
-        type Header = u64;
-        type Answer = Answer;
-        type Scratch = Scratch;
-
-        fn header(&self, sc: &mut Scanner<'_>) -> Result<u64, Stop> {
-            Judge.header(sc)
-        }
-
-        fn count(&self, header: &u64) -> Option<u64> {
-            Judge.count(header)
-        }
-
-        fn dataset(
-            &self,
-            _header: &u64,
-            scratch: &mut Scratch,
-            sc: &mut Scanner<'_>,
-        ) -> Result<Option<Answer>, Stop> {
-            dataset::<false>(scratch, sc)
-        }
-
-        fn write(&self, index: u64, answer: Answer, out: &mut Vec<u8>) {
-            Judge.write(index, answer, out);
-        }
-
-        fn resync(&self, header: &u64, buf: &[u8], from: usize) -> Option<usize> {
-            Judge.resync(header, buf, from)
-        }
-    }
-
     /// Output and error message of judging `input` in `format`.
     fn outcome<F: Format>(format: &F, input: &[u8], options: Options) -> (Vec<u8>, String) {
         let mut out = Vec::new();
@@ -592,7 +596,7 @@ mod tests {
             ] {
                 assert_eq!(
                     outcome(&Judge, &input, options),
-                    outcome(&Plain, &input, options),
+                    outcome(&ScannerOnly, &input, options),
                     "{:?}",
                     input.escape_ascii().to_string()
                 );
