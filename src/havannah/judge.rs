@@ -512,7 +512,8 @@ mod tests {
         const ODD: &[u8] = b" \n\r\t\x0b\x0c/:;0x\x00\x7f\x80\xc0\xf9\xfa\xff\x2f\x3a\xb0\xb9";
         let mut rng = Rng::new(11);
         let mut accepted = 0;
-        for round in 0..200_000u32 {
+        let rounds = if cfg!(miri) { 2_000 } else { 200_000u32 };
+        for round in 0..rounds {
             let mut text = Vec::new();
             if round % 2 == 0 {
                 // A well-formed line, then noise: numbers of 0–6 digits (leading zeros too).
@@ -548,7 +549,7 @@ mod tests {
             );
             accepted += usize::from(expected.is_some());
         }
-        assert!(accepted > 10_000, "{accepted}");
+        assert!(accepted > rounds as usize / 20, "{accepted}");
         assert_eq!(short_move(b"9999 9999\n......."), Some((9999, 9999, 10)));
         assert_eq!(short_move(b"0001 0\r\n........."), Some((1, 0, 7)));
         assert_eq!(short_move(b"12345 1\n........."), None);
