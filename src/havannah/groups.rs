@@ -444,7 +444,7 @@ impl Groups {
     ///
     /// # Errors
     /// [`Refused`], with nothing changed, if the cell is off the board or holds a stone.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn play(&mut self, x: u32, y: u32) -> Result<Wins, Refused> {
         let (node, border, nb, occ) = match &mut self.layout {
             Layout::Dense { width } => {

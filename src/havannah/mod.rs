@@ -241,7 +241,7 @@ impl Game {
     ///
     /// # Errors
     /// [`PlayError`] if the cell is off the board or occupied; the game is then unchanged.
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, x: u32, y: u32) -> Result<Wins, PlayError> {
         let cell = Cell::new(x, y);
         let wins = self.groups.play(x, y).map_err(|refused| match refused {
