@@ -493,10 +493,13 @@ mod tests {
         }
         let number = |at: usize| {
             let len = rest[at..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if !(1..=4).contains(&len) {
+                return None;
+            }
             let value = rest[at..at + len]
                 .iter()
                 .fold(0, |v, &c| v * 10 + u64::from(c - b'0'));
-            (1..=4).contains(&len).then_some((value, at + len))
+            Some((value, at + len))
         };
         let (x, end) = number(0)?;
         if rest[end] != b' ' {
