@@ -1,6 +1,6 @@
 //! Instruction counts (callgrind, via gungraun) of Havannah's hot path, one `play`: on a
 //! mid-game S = 10 board (dense layout, joining groups) and on a sparse S = 3000 board (hash
-//! table). Each bench asserts its result.
+//! table), next to a stone and away from every stone. Each bench asserts its result.
 //!
 //! `cargo bench --bench havannah_iai` (needs `gungraun-runner` of the same version and valgrind).
 
@@ -59,9 +59,33 @@ fn sparse_board() -> Position {
     position(3000, 10_000, 1, 7)
 }
 
+/// S = 3000 after 10 000 scattered stones: the next stone lands away from every stone, the
+/// judge's usual case on this board (the filter answers without reading the table).
+fn sparse_alone() -> Position {
+    let mut p = sparse_board();
+    let mut rng = Rng::new(9);
+    let n = p.game.board().n();
+    let alone = |game: &Game, c: Cell| {
+        game.board().contains(c)
+            && !game.is_occupied(c.x, c.y)
+            && (0..6)
+                .filter_map(|d| c.neighbour(d))
+                .all(|c| !game.is_occupied(c.x, c.y))
+    };
+    p.cell = loop {
+        let c = Cell::new(rng.range(2, n - 1), rng.range(2, n - 1));
+        if alone(&p.game, c) {
+            break c;
+        }
+    };
+    p.wins = Wins::NONE;
+    p
+}
+
 #[library_benchmark]
 #[bench::mid_game_s10(setup = mid_game)]
 #[bench::sparse_s3000(setup = sparse_board)]
+#[bench::sparse_s3000_alone(setup = sparse_alone)]
 fn play(mut p: Position) -> Position {
     let before = p.game.stones().len();
     let wins = black_box(p.game.play(black_box(p.cell.x), black_box(p.cell.y))).unwrap();

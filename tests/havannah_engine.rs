@@ -77,6 +77,20 @@ proptest! {
         differential(side, &walk(side, start, &steps));
     }
 
+    /// Boards of side 33 to 45 reach y = 63, 64 and 127, 128: walks there cross the sparse
+    /// layout's 64-cell row segments.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn walks_across_row_segments_agree(
+        side in 33u32..=45,
+        start in (55u32..75, 55u32..75),
+        steps in prop::collection::vec((0u8..8, 50u32..90, 50u32..90), 0..200),
+    ) {
+        let n = 2 * side - 1;
+        let start = (start.0.min(n), start.1.min(n));
+        differential(side, &walk(side, start, &steps));
+    }
+
     #[test]
     #[cfg_attr(miri, ignore)]
     fn whole_boards_in_random_order_agree(side in 2u32..=9, seed in any::<u64>()) {

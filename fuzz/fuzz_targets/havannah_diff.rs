@@ -1,11 +1,15 @@
 //! Incremental vs from-scratch: a fuzzed Havannah game on a small board played on the fast
 //! engine (dense or hash-table layout) and on the flood-fill reference, compared after every
-//! move (the result, refused moves leaving the game unchanged, the first win, the occupancy).
+//! move (the result, refused moves leaving the game unchanged, the first win, the occupancy);
+//! boards of side 33 to 45 reach the sparse layout's row-segment edges (y = 63, 64). And raw
+//! judge input: the fast move parser must give the scanner-only judge's answers and error.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use bitgames::havannah::Game;
+use bitgames::havannah::judge::{Judge, ScannerOnly};
 use bitgames::havannah::reference::Reference;
+use bitgames::judge::{Format, Options, run};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Debug, Arbitrary)]
@@ -13,10 +17,25 @@ struct Input {
     side: u8,
     sparse: bool,
     moves: Vec<(u8, u8)>,
+    raw: Vec<u8>,
+}
+
+/// Answers and error message of judging `input` in `format` on one thread.
+fn outcome<F: Format>(format: &F, input: &[u8]) -> (Vec<u8>, Option<String>) {
+    let mut out = Vec::new();
+    let result = run(format, input, &mut out, Options::single_threaded());
+    (out, result.err().map(|e| e.to_string()))
 }
 
 fuzz_target!(|input: Input| {
-    let side = 2 + u32::from(input.side % 11);
+    if !input.raw.is_empty() {
+        assert_eq!(outcome(&Judge, &input.raw), outcome(&ScannerOnly, &input.raw));
+    }
+    let side = if input.side >= 240 {
+        33 + u32::from(input.side % 13)
+    } else {
+        2 + u32::from(input.side % 11)
+    };
     let n = 2 * side - 1;
     let mut game = if input.sparse {
         Game::with_capacity(side, 1).unwrap()

@@ -58,29 +58,7 @@ impl Format for Judge {
         scratch: &mut Scratch,
         sc: &mut Scanner<'_>,
     ) -> Result<Option<Answer>, Stop> {
-        let side = sc.uint_in("the board side S", 2, u64::from(MAX_SIDE))? as u32;
-        let moves = sc.uint("the number of moves M")?;
-        let board = Board::new(side).ok_or_else(|| sc.bad_token(Problem::Rule("bad S".into())))?;
-        let presize = moves.min(board.cells()).min(PRESIZE_MAX) as usize;
-        let game = match &mut scratch.game {
-            Some(game) => {
-                game.reset(side, presize)
-                    .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?;
-                game
-            }
-            slot @ None => slot.insert(
-                Game::with_capacity(side, presize)
-                    .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?,
-            ),
-        };
-        let n = u64::from(board.n());
-        for k in 1..=moves {
-            let (x, y, at) = read_move(sc, n)?;
-            if let Err(e) = game.play(x as u32, y as u32) {
-                return Err(Stop::bad(at, Problem::Rule(move_error(k, e))));
-            }
-        }
-        Ok(Some(game.first_win()))
+        dataset::<true>(scratch, sc)
     }
 
     fn write(&self, index: u64, answer: Answer, out: &mut Vec<u8>) {
@@ -112,10 +90,99 @@ impl Format for Judge {
     }
 }
 
+/// The same judge with every number read by the general scanner, without the word-at-a-time
+/// fast paths: for differential tests and fuzzing (the answers and every error must match
+/// [`Judge`]'s).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ScannerOnly;
+
+impl Format for ScannerOnly {
+    type Header = u64;
+    type Answer = Answer;
+    type Scratch = Scratch;
+
+    fn header(&self, sc: &mut Scanner<'_>) -> Result<u64, Stop> {
+        Judge.header(sc)
+    }
+
+    fn count(&self, header: &u64) -> Option<u64> {
+        Judge.count(header)
+    }
+
+    fn dataset(
+        &self,
+        _header: &u64,
+        scratch: &mut Scratch,
+        sc: &mut Scanner<'_>,
+    ) -> Result<Option<Answer>, Stop> {
+        dataset::<false>(scratch, sc)
+    }
+
+    fn write(&self, index: u64, answer: Answer, out: &mut Vec<u8>) {
+        Judge.write(index, answer, out);
+    }
+
+    fn resync(&self, header: &u64, buf: &[u8], from: usize) -> Option<usize> {
+        Judge.resync(header, buf, from)
+    }
+}
+
+/// Reads and judges one case. `FAST` enables the word-at-a-time move parsers; without them
+/// (for tests) every number goes through the scanner, which the fast paths must match in
+/// every answer and every error.
+#[inline(always)]
+fn dataset<const FAST: bool>(
+    scratch: &mut Scratch,
+    sc: &mut Scanner<'_>,
+) -> Result<Option<Answer>, Stop> {
+    let side = sc.uint_in("the board side S", 2, u64::from(MAX_SIDE))? as u32;
+    let moves = sc.uint("the number of moves M")?;
+    let board = Board::new(side).ok_or_else(|| sc.bad_token(Problem::Rule("bad S".into())))?;
+    let presize = moves.min(board.cells()).min(PRESIZE_MAX) as usize;
+    let game = match &mut scratch.game {
+        Some(game) => {
+            game.reset(side, presize)
+                .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?;
+            game
+        }
+        slot @ None => slot.insert(
+            Game::with_capacity(side, presize)
+                .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?,
+        ),
+    };
+    let n = u64::from(board.n());
+    sc.skip_space();
+    for k in 1..=moves {
+        let short = if FAST {
+            short_move(sc.remaining())
+        } else {
+            None
+        };
+        let (x, y, at) = match short {
+            Some((x, y, len)) if x.wrapping_sub(1) < n && y.wrapping_sub(1) < n => {
+                let at = sc.pos();
+                sc.consume(len);
+                (x, y, at)
+            }
+            _ => {
+                let read = read_move::<FAST>(sc, n)?;
+                sc.skip_space();
+                read
+            }
+        };
+        if let Err(e) = game.play(x as u32, y as u32) {
+            return Err(Stop::bad(at, Problem::Rule(move_error(k, e))));
+        }
+    }
+    Ok(Some(game.first_win()))
+}
+
 /// Reads a move `x y` with both coordinates in `1..=n`; returns them and the offset of `x`.
 #[inline(always)]
-fn read_move(sc: &mut Scanner<'_>, n: u64) -> Result<(u64, u64, usize), Stop> {
-    if let Some((x, y, at, end)) = fast_move(sc.remaining())
+fn read_move<const FAST: bool>(sc: &mut Scanner<'_>, n: u64) -> Result<(u64, u64, usize), Stop> {
+    if FAST
+        && let Some((x, y, at, end)) = fast_move(sc.remaining())
         && x.wrapping_sub(1) < n
         && y.wrapping_sub(1) < n
     {
@@ -127,6 +194,47 @@ fn read_move(sc: &mut Scanner<'_>, n: u64) -> Result<(u64, u64, usize), Stop> {
     let at = sc.token_start();
     let y = sc.uint_in("y", 1, n)?;
     Ok((x, y, at))
+}
+
+/// The most common move line, `x y` and one white-space byte with both numbers of one to four
+/// digits, read from the first 16 bytes of `rest` without loops: returns x, y and the length
+/// of the line with its terminator; `None` for anything else (including fewer than 16 bytes),
+/// which the general path then reads with its errors.
+#[inline(always)]
+fn short_move(rest: &[u8]) -> Option<(u64, u64, usize)> {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    let head = u128::from_le_bytes(*rest.first_chunk::<16>()?);
+    let w0 = head as u64;
+    let x_len = digits(w0);
+    if x_len.wrapping_sub(1) >= 4 || (w0 >> (8 * x_len)) as u8 != b' ' {
+        return None;
+    }
+    let w1 = (head >> (8 * (x_len + 1))) as u64;
+    let y_len = digits(w1);
+    if y_len.wrapping_sub(1) >= 4 || !is_space((w1 >> (8 * y_len)) as u8) {
+        return None;
+    }
+    // x's digits to bytes 0..4 and y's to bytes 4..8, each right-aligned (first digit in the
+    // lowest byte, so leading zero bytes come first): subtracting '0' borrows only upwards,
+    // away from the digits, and the shifts push everything else out.
+    let x = (w0.wrapping_sub(ZEROS) << (8 * (4 - x_len))) & 0xffff_ffff;
+    let y = w1.wrapping_sub(ZEROS) << (8 * (8 - y_len));
+    // Pairs, then quads, of both numbers at once (no lane exceeds 9999).
+    let v = x | y;
+    let v = (v.wrapping_mul(10 << 8 | 1) >> 8) & 0x00ff_00ff_00ff_00ff;
+    let v = (v.wrapping_mul(100 << 16 | 1) >> 16) & 0x0000_ffff_0000_ffff;
+    Some((v & 0xffff, v >> 32, x_len as usize + y_len as usize + 2))
+}
+
+/// How many ASCII digits `word` (little-endian) starts with, 0 to 8.
+#[inline(always)]
+fn digits(word: u64) -> u32 {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const HIGH: u64 = 0xf0f0_f0f0_f0f0_f0f0;
+    // As in `swar_number`: exact up to the first non-digit.
+    let non_digit =
+        ((word & HIGH) ^ ZEROS) | ((word.wrapping_add(0x0606_0606_0606_0606) & HIGH) ^ ZEROS);
+    non_digit.trailing_zeros() / 8
 }
 
 /// The usual layout of a move, checked with a few word operations: at most one white-space
@@ -376,6 +484,128 @@ mod tests {
         assert_eq!(fast_move(b"\n12  345\n..............."), None);
         assert_eq!(fast_move(b"\n12 345x\n..............."), None);
         assert_eq!(fast_move(b"\n12 345\n"), None);
+    }
+
+    /// `short_move` by the book: at least 16 bytes, 1–4 digits, a space, 1–4 digits, white space.
+    fn plain_short_move(rest: &[u8]) -> Option<(u64, u64, usize)> {
+        if rest.len() < 16 {
+            return None;
+        }
+        let number = |at: usize| {
+            let len = rest[at..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if !(1..=4).contains(&len) {
+                return None;
+            }
+            let value = rest[at..at + len]
+                .iter()
+                .fold(0, |v, &c| v * 10 + u64::from(c - b'0'));
+            Some((value, at + len))
+        };
+        let (x, end) = number(0)?;
+        if rest[end] != b' ' {
+            return None;
+        }
+        let (y, end) = number(end + 1)?;
+        is_space(rest[end]).then_some((x, y, end + 1))
+    }
+
+    #[test]
+    fn short_move_matches_a_plain_reading() {
+        // Bytes around the digit range and the carry/borrow edges of the word tricks.
+        const ODD: &[u8] = b" \n\r\t\x0b\x0c/:;0x\x00\x7f\x80\xc0\xf9\xfa\xff\x2f\x3a\xb0\xb9";
+        let mut rng = Rng::new(11);
+        let mut accepted = 0;
+        let rounds = if cfg!(miri) { 2_000 } else { 200_000u32 };
+        for round in 0..rounds {
+            let mut text = Vec::new();
+            if round % 2 == 0 {
+                // A well-formed line, then noise: numbers of 0–6 digits (leading zeros too).
+                for part in 0..2 {
+                    let len = if rng.below(4) == 0 {
+                        rng.below(7)
+                    } else {
+                        1 + rng.below(4)
+                    };
+                    for _ in 0..len {
+                        text.push(b'0' + rng.below(10) as u8);
+                    }
+                    if part == 0 {
+                        text.push(if rng.below(8) == 0 { b'\t' } else { b' ' });
+                    }
+                }
+                text.push(ODD[rng.below(ODD.len() as u32) as usize]);
+            }
+            let len = 14 + rng.below(8) as usize;
+            while text.len() < len {
+                text.push(if rng.below(3) == 0 {
+                    ODD[rng.below(ODD.len() as u32) as usize]
+                } else {
+                    b'0' + rng.below(10) as u8
+                });
+            }
+            let expected = plain_short_move(&text);
+            assert_eq!(
+                short_move(&text),
+                expected,
+                "{:?}",
+                text.escape_ascii().to_string()
+            );
+            accepted += usize::from(expected.is_some());
+        }
+        assert!(accepted > rounds as usize / 20, "{accepted}");
+        assert_eq!(short_move(b"9999 9999\n......."), Some((9999, 9999, 10)));
+        assert_eq!(short_move(b"0001 0\r\n........."), Some((1, 0, 7)));
+        assert_eq!(short_move(b"12345 1\n........."), None);
+        assert_eq!(short_move(b"1 12345\n........."), None);
+        assert_eq!(short_move(b"1 2\n"), None);
+    }
+
+    /// Output and error message of judging `input` in `format`.
+    fn outcome<F: Format>(format: &F, input: &[u8], options: Options) -> (Vec<u8>, String) {
+        let mut out = Vec::new();
+        let result = run(format, input, &mut out, options);
+        (
+            out,
+            result.map_or_else(|e| e.to_string(), |s| s.datasets.to_string()),
+        )
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn fast_paths_match_the_scanner_on_damaged_inputs() {
+        const NOISE: &[u8] = b"0123456789   \n\n\r\tx-+/:\xff\x00";
+        let mut rng = Rng::new(5);
+        for round in 0..400u32 {
+            let side = [2, 3, 5, 12, 60, 3000, 20_000, 2_000_000][round as usize % 8];
+            let mut input = Vec::new();
+            generate(&mut input, 3, side, 1 + rng.below(40), u64::from(round)).unwrap();
+            // Damage a few bytes: replace, insert or delete.
+            for _ in 0..rng.below(4) {
+                let at = rng.below(input.len() as u32) as usize;
+                let byte = NOISE[rng.below(NOISE.len() as u32) as usize];
+                match rng.below(3) {
+                    0 => input[at] = byte,
+                    1 => input.insert(at, byte),
+                    _ => {
+                        input.remove(at);
+                    }
+                }
+            }
+            for options in [
+                Options::single_threaded(),
+                Options {
+                    threads: 2,
+                    block: 64,
+                },
+            ] {
+                assert_eq!(
+                    outcome(&Judge, &input, options),
+                    outcome(&ScannerOnly, &input, options),
+                    "{:?}",
+                    input.escape_ascii().to_string()
+                );
+            }
+        }
     }
 
     #[test]

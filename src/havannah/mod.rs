@@ -185,7 +185,6 @@ impl std::error::Error for PlayError {}
 pub struct Game {
     board: Board,
     groups: Groups,
-    stones: Vec<Cell>,
     first_win: Option<(Wins, u32)>,
 }
 
@@ -216,7 +215,6 @@ impl Game {
         Game {
             board,
             groups: Groups::new(board, moves),
-            stones: Vec::new(),
             first_win: None,
         }
     }
@@ -230,7 +228,6 @@ impl Game {
         let board = Board::new(side).ok_or(NewGameError { side })?;
         self.board = board;
         self.groups.reset(board, moves);
-        self.stones.clear();
         self.first_win = None;
         Ok(())
     }
@@ -244,7 +241,7 @@ impl Game {
     ///
     /// # Errors
     /// [`PlayError`] if the cell is off the board or occupied; the game is then unchanged.
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, x: u32, y: u32) -> Result<Wins, PlayError> {
         let cell = Cell::new(x, y);
         let wins = self.groups.play(x, y).map_err(|refused| match refused {
@@ -254,9 +251,8 @@ impl Game {
             },
             Refused::Occupied => PlayError::Occupied { cell },
         })?;
-        self.stones.push(cell);
         if !wins.is_empty() && self.first_win.is_none() {
-            self.first_win = Some((wins, self.stones.len() as u32));
+            self.first_win = Some((wins, self.groups.stones().len() as u32));
         }
         Ok(wins)
     }
@@ -269,7 +265,7 @@ impl Game {
 
     /// The stones in the order they were played.
     pub fn stones(&self) -> &[Cell] {
-        &self.stones
+        self.groups.stones()
     }
 
     /// The first winning move: what it completed and its number (from 1).
@@ -286,7 +282,7 @@ impl fmt::Debug for Game {
         writeln!(
             f,
             "Game {{ side: {s}, stones: {}, first_win: {:?} }}",
-            self.stones.len(),
+            self.groups.stones().len(),
             self.first_win
         )?;
         if s > 20 {
