@@ -27,7 +27,7 @@ pub const MAX_JUDGE_SIDE: usize = 80;
 /// Cases [`Format::resync`] checks before it accepts a guessed case start.
 const RESYNC_CHECK: usize = 4;
 
-/// Token starts [`Format::resync`] tries.
+/// Line starts, then token starts, [`Format::resync`] tries at most.
 const RESYNC_TRIES: usize = 256;
 
 /// The grid game's judge format, for [`crate::judge::run`].
@@ -118,15 +118,43 @@ impl Format for Judge {
         });
     }
 
-    /// Tries successive token starts from `from` and accepts the first from which the next
-    /// few cases are valid (or valid up to the end of the block).
+    /// Tries successive starts from `from` and accepts the first from which the next few
+    /// cases are valid (or valid up to the end of the block): first the starts of the next
+    /// lines (files usually hold one case per line, and a case can be thousands of tokens
+    /// long), then every token start.
     fn resync(&self, header: &(), buf: &[u8], from: usize) -> Option<usize> {
-        let mut pos = from.min(buf.len());
+        let from = from.min(buf.len());
+        let mut scratch = Scratch::default();
+        let mut valid_at = |pos: usize| {
+            let mut sc = Scanner::new(buf, pos, false);
+            (0..RESYNC_CHECK).all(|_| match self.dataset(header, &mut scratch, &mut sc) {
+                Ok(Some(_)) => true,
+                Ok(None) | Err(Stop::Bad(_)) => false,
+                Err(Stop::Incomplete) => sc.token_start() > pos,
+            })
+        };
+        let mut line = from;
+        for _ in 0..RESYNC_TRIES {
+            let Some(feed) = memchr::memchr(b'\n', &buf[line..]) else {
+                break;
+            };
+            let mut pos = line + feed + 1;
+            while pos < buf.len() && is_space(buf[pos]) {
+                pos += 1;
+            }
+            if pos >= buf.len() {
+                return None;
+            }
+            if valid_at(pos) {
+                return Some(pos);
+            }
+            line = pos;
+        }
+        let mut pos = from;
         // Finish the token `from` may be inside of.
         while pos < buf.len() && !is_space(buf[pos]) {
             pos += 1;
         }
-        let mut scratch = Scratch::default();
         for _ in 0..RESYNC_TRIES {
             while pos < buf.len() && is_space(buf[pos]) {
                 pos += 1;
@@ -134,14 +162,7 @@ impl Format for Judge {
             if pos >= buf.len() {
                 return None;
             }
-            let mut sc = Scanner::new(buf, pos, false);
-            let valid =
-                (0..RESYNC_CHECK).all(|_| match self.dataset(header, &mut scratch, &mut sc) {
-                    Ok(Some(_)) => true,
-                    Ok(None) | Err(Stop::Bad(_)) => false,
-                    Err(Stop::Incomplete) => sc.token_start() > pos,
-                });
-            if valid {
+            if valid_at(pos) {
                 return Some(pos);
             }
             while pos < buf.len() && !is_space(buf[pos]) {
@@ -266,6 +287,32 @@ mod tests {
         ] {
             assert_eq!(quick_move(other), None, "{other:?}");
         }
+    }
+
+    /// From the middle of a case thousands of tokens long, the guessed start is the next
+    /// case's (the next line's), so that a second thread gets its share of long games.
+    #[test]
+    fn resync_finds_the_next_case_past_a_long_one() {
+        let mut input = Vec::new();
+        // Whole games on large grids: many cases of more than 256 tokens.
+        generate(&mut Rng::new(3), 100, 80, usize::MAX, &mut input);
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', &input).map(|i| i + 1))
+            .filter(|&i| i < input.len())
+            .collect();
+        let mut long = 0;
+        for pair in starts.windows(2) {
+            let (start, next) = (pair[0], pair[1]);
+            let tokens = input[start..next]
+                .split(|b| b.is_ascii_whitespace())
+                .count();
+            if tokens > 600 {
+                long += 1;
+                let middle = start + (next - start) / 2;
+                assert_eq!(Judge.resync(&(), &input, middle), Some(next));
+            }
+        }
+        assert!(long >= 5, "too few long cases: {long}");
     }
 
     /// The fast path (enough bytes after a move) and the scanner (too few) report the same.
