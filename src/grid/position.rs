@@ -200,22 +200,21 @@ impl Lines {
         };
         let bit = 1u64 << (k % 64);
         let words = &mut self.words[k / 64];
-        // The first two chunks without a branch: after the first moves of a game nearly every
-        // run fits them, and a loop would mispredict its exit on most moves.
-        for i in [from, from + CHUNK] {
+        // The chunk of words from `i`, with the bit masked off from `to` on.
+        let mut mark = |i: usize| {
             let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
             let mask = &FIRST[to.saturating_sub(i).min(CHUNK)];
             for (word, mask) in chunk.iter_mut().zip(mask) {
                 *word |= bit & mask;
             }
-        }
+        };
+        // The first two chunks without a branch: after the first moves of a game nearly every
+        // run fits them, and a loop would mispredict its exit on most moves.
+        mark(from);
+        mark(from + CHUNK);
         let mut i = from + 2 * CHUNK;
         while i < to {
-            let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
-            let mask = &FIRST[(to - i).min(CHUNK)];
-            for (word, mask) in chunk.iter_mut().zip(mask) {
-                *word |= bit & mask;
-            }
+            mark(i);
             i += CHUNK;
         }
     }
