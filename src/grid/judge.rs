@@ -133,43 +133,26 @@ impl Format for Judge {
                 Err(Stop::Incomplete) => sc.token_start() > pos,
             })
         };
-        let mut line = from;
-        for _ in 0..RESYNC_TRIES {
-            let Some(feed) = memchr::memchr(b'\n', &buf[line..]) else {
-                break;
-            };
-            let mut pos = line + feed + 1;
-            while pos < buf.len() && is_space(buf[pos]) {
+        // The first byte at or after `pos` that is (or is not) white space.
+        let skip = |mut pos: usize, space: bool| {
+            while pos < buf.len() && is_space(buf[pos]) == space {
                 pos += 1;
             }
-            if pos >= buf.len() {
-                return None;
-            }
-            if valid_at(pos) {
-                return Some(pos);
-            }
-            line = pos;
-        }
-        let mut pos = from;
-        // Finish the token `from` may be inside of.
-        while pos < buf.len() && !is_space(buf[pos]) {
-            pos += 1;
-        }
-        for _ in 0..RESYNC_TRIES {
-            while pos < buf.len() && is_space(buf[pos]) {
-                pos += 1;
-            }
-            if pos >= buf.len() {
-                return None;
-            }
-            if valid_at(pos) {
-                return Some(pos);
-            }
-            while pos < buf.len() && !is_space(buf[pos]) {
-                pos += 1;
-            }
-        }
-        None
+            pos
+        };
+        let line_starts = std::iter::successors(Some(from), |&at| {
+            memchr::memchr(b'\n', &buf[at..]).map(|i| skip(at + i + 1, true))
+        })
+        .skip(1);
+        // Token starts, after the token `from` may be inside of.
+        let next_token = |at: usize| skip(skip(at, false), true);
+        let token_starts =
+            std::iter::successors(Some(next_token(from)), |&at| Some(next_token(at)));
+        line_starts
+            .take(RESYNC_TRIES)
+            .chain(token_starts.take(RESYNC_TRIES))
+            .take_while(|&pos| pos < buf.len())
+            .find(|&pos| valid_at(pos))
     }
 }
 
