@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::grundy::{SHARED_MAX, square};
+use super::grundy::{SHARED_MAX, embedded as g};
 
 /// The largest number of rows or columns a [`Grid`] holds: one row fits a `u128`.
 pub const MAX_SIDE: usize = SHARED_MAX;
@@ -86,13 +86,6 @@ fn below(n: u32) -> u128 {
         t
     };
     BELOW[n as usize]
-}
-
-/// g(a, b) from the embedded table (both sides ≤ [`MAX_SIDE`]): one byte per value, half
-/// the cache footprint of the shared `u16` table.
-#[inline(always)]
-fn g(a: usize, b: usize) -> u16 {
-    u16::from(square()[a][b])
 }
 
 /// A position: the forbidden cells as one `u128` per row and one per column, and the
@@ -472,6 +465,6 @@ mod tests {
                 cols: 127
             }]
         );
-        assert_eq!(grid.grundy(), super::super::grundy::g(127, 127));
+        assert_eq!(grid.grundy(), g(127, 127));
     }
 }
