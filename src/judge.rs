@@ -51,6 +51,25 @@ pub trait Format: Sync {
         sc: &mut Scanner<'_>,
     ) -> Result<Option<Self::Answer>, Stop>;
 
+    /// Judges whole datasets on a fast path from the scanner's position, which is at a token
+    /// (or at the end of the block), pushing their answers onto `answers`, and returns how
+    /// many it judged. It stops before a dataset that starts at or after byte `stop_at`, when
+    /// `answers` holds `limit` answers, and before any dataset it cannot judge fast (a bad
+    /// one, one the block cuts off, the end of the input), leaving the scanner at that
+    /// dataset's first token for [`Format::dataset`] to read. Each answer must be the one
+    /// [`Format::dataset`] gives. The default judges none.
+    fn batch(
+        &self,
+        _header: &Self::Header,
+        _scratch: &mut Self::Scratch,
+        _sc: &mut Scanner<'_>,
+        _stop_at: usize,
+        _limit: usize,
+        _answers: &mut Vec<Self::Answer>,
+    ) -> usize {
+        0
+    }
+
     /// Writes the answer of dataset `index` (counting from 1).
     fn write(&self, index: u64, answer: Self::Answer, out: &mut Vec<u8>);
 
@@ -215,6 +234,18 @@ impl<F: Format> Piece<F> {
             self.end = at;
             if at >= self.stop_at || self.answers.len() as u64 >= limit {
                 break End::Reached;
+            }
+            let room = usize::try_from(limit).unwrap_or(usize::MAX);
+            if format.batch(
+                header,
+                scratch,
+                &mut sc,
+                self.stop_at,
+                room,
+                &mut self.answers,
+            ) > 0
+            {
+                continue;
             }
             match format.dataset(header, scratch, &mut sc) {
                 Ok(Some(answer)) => self.answers.push(answer),

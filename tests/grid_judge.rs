@@ -1,14 +1,22 @@
 //! The grid judge through the library: the sample, bad input, block boundaries and threads.
 
-use bitgames::grid::judge::{Judge, generate};
+use bitgames::grid::judge::{Judge, Plain, generate};
 use bitgames::grid::reference::Reference;
 use bitgames::judge::{JudgeError, Options, run};
 use bitgames::rng::Rng;
 use proptest::strategy::Strategy;
 
 fn judge(input: &[u8], options: Options) -> (String, Result<u64, String>) {
+    judge_with(&Judge, input, options)
+}
+
+fn judge_with<F: bitgames::judge::Format>(
+    format: &F,
+    input: &[u8],
+    options: Options,
+) -> (String, Result<u64, String>) {
     let mut out = Vec::new();
-    let result = run(&Judge, input, &mut out, options);
+    let result = run(format, input, &mut out, options);
     (
         String::from_utf8(out).unwrap(),
         result.map(|s| s.datasets).map_err(|e| e.to_string()),
@@ -115,6 +123,52 @@ fn generated_input_any_blocking() {
     }
 }
 
+/// The fast path (which cuts windows of input into numbers first) gives the plain path's
+/// answers and errors: on input longer than its window, with a case longer than the window,
+/// and with damage anywhere.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn fast_path_equals_plain_path() {
+    let mut rng = Rng::new(9);
+    let mut clean = Vec::new();
+    generate(&mut rng, 2000, 80, usize::MAX, &mut clean);
+    // A case padded with white space to more than the window (64 KiB).
+    let mut padded = b"7 7 3 1 1".to_vec();
+    padded.extend(std::iter::repeat_n(b' ', 70_000));
+    padded.extend(b"\n2 2 4\n\t5\r\x0b6\x0c7 5\n");
+    clean.extend(&padded);
+    generate(&mut rng, 500, 80, usize::MAX, &mut clean);
+    let damage: [&[u8]; 8] = [b"x", b"0", b"99999", b"00007", b" ", b"\n", b"81", b"-"];
+    for round in 0..60 {
+        let mut input = clean.clone();
+        if round > 0 {
+            let at = rng.below(input.len() as u32) as usize;
+            let with = damage[rng.below(damage.len() as u32) as usize];
+            if round % 3 == 0 {
+                input.splice(at..at, with.iter().copied());
+            } else {
+                input.splice(at..(at + 1).min(input.len()), with.iter().copied());
+            }
+        }
+        if round % 5 == 4 {
+            input.truncate(rng.below(input.len() as u32) as usize);
+        }
+        for options in [
+            Options::single_threaded(),
+            Options {
+                threads: 2,
+                block: 1 << 14,
+            },
+        ] {
+            assert_eq!(
+                judge(&input, options),
+                judge_with(&Plain, &input, options),
+                "round {round}, {options:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn error_type_is_input() {
     let mut out = Vec::new();
@@ -134,7 +188,8 @@ proptest::proptest! {
     #![proptest_config(proptest::test_runner::Config::with_cases(if cfg!(miri) { 2 } else { 256 }))]
 
     /// Whatever the bytes: no panic, and one thread and several threads (small blocks, so
-    /// pieces start at guessed case starts) give the same answers and the same error.
+    /// pieces start at guessed case starts) give the same answers and the same error, which
+    /// are those of the plain path.
     #[test]
     fn any_bytes_same_answers_any_threads(
         tokens in proptest::collection::vec(
@@ -149,6 +204,8 @@ proptest::proptest! {
         let input = tokens.join(" ");
         let one = judge(input.as_bytes(), Options::single_threaded());
         let many = judge(input.as_bytes(), Options { threads: 3, block: 64 });
-        proptest::prop_assert_eq!(one, many);
+        let plain = judge_with(&Plain, input.as_bytes(), Options::single_threaded());
+        proptest::prop_assert_eq!(&one, &many);
+        proptest::prop_assert_eq!(one, plain);
     }
 }

@@ -1,7 +1,8 @@
 //! Raw bytes into the judges: never a panic, and whatever the fast judge answers (before an
 //! error, or in full) is what the reference judge answers. Havannah and the grid game: never a
 //! panic, and the same answers and error (message, line, column) on one thread with large
-//! blocks as on several threads with tiny blocks, read in blocks or in place.
+//! blocks as on several threads with tiny blocks, read in blocks or in place; and the grid
+//! judge's fast path gives what its plain path gives.
 #![no_main]
 
 use bitgames::judge::{self, Options};
@@ -33,6 +34,28 @@ fuzz_target!(|data: &[u8]| {
         agrees_across_blocks_and_threads(&havannah::judge::Judge, selector, bytes);
     } else if selector % 4 == 2 {
         agrees_across_blocks_and_threads(&grid::judge::Judge, selector, bytes);
+    } else {
+        // The grid judge's fast path (windows cut into numbers first) against its plain path.
+        let judge = |format: &dyn Fn(&mut Vec<u8>) -> Result<u64, String>| {
+            let mut out = Vec::new();
+            let result = format(&mut out);
+            (out, result)
+        };
+        let options = Options {
+            threads: 1 + usize::from(selector / 4 % 2),
+            block: 64 + usize::from(selector / 8) * 16,
+        };
+        let fast = judge(&|out| {
+            judge::run(&grid::judge::Judge, bytes, out, options)
+                .map(|s| s.datasets)
+                .map_err(|e| e.to_string())
+        });
+        let plain = judge(&|out| {
+            judge::run(&grid::judge::Plain, bytes, out, Options::single_threaded())
+                .map(|s| s.datasets)
+                .map_err(|e| e.to_string())
+        });
+        assert_eq!(fast, plain);
     }
 });
 

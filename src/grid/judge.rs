@@ -16,6 +16,7 @@
 
 use std::io::Write;
 
+use super::batch::Tokens;
 use super::position::{Grid, MAX_SIDE};
 use crate::input::{Problem, Scanner, Stop, is_space};
 use crate::judge::Format;
@@ -43,13 +44,20 @@ pub enum Outcome {
     Losing,
 }
 
-/// The judge's working position, reused from case to case.
+/// The judge's working memory, reused from case to case: the position, and the tokens of the
+/// fast path's window.
 #[derive(Clone)]
-pub struct Scratch(Grid);
+pub struct Scratch {
+    grid: Grid,
+    tokens: Tokens,
+}
 
 impl Default for Scratch {
     fn default() -> Self {
-        Scratch(Grid::new(1, 1).expect("1 × 1 is a valid grid"))
+        Scratch {
+            grid: Grid::new(1, 1).expect("1 × 1 is a valid grid"),
+            tokens: Tokens::default(),
+        }
     }
 }
 
@@ -80,7 +88,7 @@ impl Format for Judge {
         let r = sc.uint_in("r", 1, SIDE)?;
         let c = sc.uint_in("c", 1, SIDE)?;
         let m = sc.uint_in("m, the number of moves", 0, r * c)?;
-        let grid = &mut scratch.0;
+        let grid = &mut scratch.grid;
         grid.reset(r as usize, c as usize)
             .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?;
         for k in 1..=m {
@@ -109,6 +117,31 @@ impl Format for Judge {
         } else {
             Outcome::Losing
         }))
+    }
+
+    /// Cuts a window of input into numbers and plays the cases from them (`super::batch`),
+    /// on the best SIMD back end.
+    fn batch(
+        &self,
+        _header: &(),
+        scratch: &mut Scratch,
+        sc: &mut Scanner<'_>,
+        stop_at: usize,
+        limit: usize,
+        answers: &mut Vec<Outcome>,
+    ) -> usize {
+        let stop = stop_at.saturating_sub(sc.pos());
+        let (judged, used) = crate::simd::grid_batch(
+            crate::simd::Backend::detect(),
+            &mut scratch.grid,
+            &mut scratch.tokens,
+            sc.remaining(),
+            stop,
+            limit,
+            answers,
+        );
+        sc.consume(used);
+        judged
     }
 
     fn write(&self, _index: u64, answer: Outcome, out: &mut Vec<u8>) {
@@ -153,6 +186,43 @@ impl Format for Judge {
             .chain(token_starts.take(RESYNC_TRIES))
             .take_while(|&pos| pos < buf.len())
             .find(|&pos| valid_at(pos))
+    }
+}
+
+/// The same judge without its fast path ([`Format::batch`]): every case read by the scanner.
+/// For differential tests and fuzzing: its answers and errors must be [`Judge`]'s.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Plain;
+
+impl Format for Plain {
+    type Header = ();
+    type Answer = Outcome;
+    type Scratch = Scratch;
+
+    fn header(&self, sc: &mut Scanner<'_>) -> Result<(), Stop> {
+        Judge.header(sc)
+    }
+
+    fn count(&self, header: &()) -> Option<u64> {
+        Judge.count(header)
+    }
+
+    fn dataset(
+        &self,
+        header: &(),
+        scratch: &mut Scratch,
+        sc: &mut Scanner<'_>,
+    ) -> Result<Option<Outcome>, Stop> {
+        Judge.dataset(header, scratch, sc)
+    }
+
+    fn write(&self, index: u64, answer: Outcome, out: &mut Vec<u8>) {
+        Judge.write(index, answer, out);
+    }
+
+    fn resync(&self, header: &(), buf: &[u8], from: usize) -> Option<usize> {
+        Judge.resync(header, buf, from)
     }
 }
 

@@ -22,9 +22,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub(crate) mod batch;
 pub mod grundy;
 pub mod judge;
-mod position;
+pub(crate) mod position;
 pub mod reference;
 
 pub use position::{Cell, Grid, MAX_SIDE, PlayError, Rect, SizeError};

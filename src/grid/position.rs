@@ -88,6 +88,40 @@ fn below(n: u32) -> u128 {
     BELOW[n as usize]
 }
 
+/// Line `line` (two 64-bit halves) searched below `n` (≤ 128): one past its highest set bit
+/// under bit `n`, or 0 when there is none.
+#[inline(always)]
+fn end_below(line: [u64; 2], n: u32) -> u32 {
+    let m = below(n);
+    let (lo, hi) = (line[0] & m as u64, line[1] & (m >> 64) as u64);
+    // Random from move to move: a branch would mispredict often.
+    std::hint::select_unpredictable(hi != 0, 128 - hi.leading_zeros(), 64 - lo.leading_zeros())
+}
+
+/// Line `line` searched from bit `n` (≤ 128) up: its lowest set bit at or above `n`, or 128
+/// when there is none.
+#[inline(always)]
+fn start_from(line: [u64; 2], n: u32) -> u32 {
+    let m = below(n);
+    let (lo, hi) = (line[0] & !(m as u64), line[1] & !((m >> 64) as u64));
+    std::hint::select_unpredictable(lo != 0, lo.trailing_zeros(), 64 + hi.trailing_zeros())
+}
+
+/// Bit `n − 1` as two halves (`n` ≤ 129); none for `n` = 0 and for `n` = 129.
+#[inline(always)]
+fn bit_before(n: u32) -> [u64; 2] {
+    static BIT: [[u64; 2]; 130] = {
+        let mut t = [[0; 2]; 130];
+        let mut n = 1;
+        while n <= 128 {
+            t[n][(n - 1) / 64] = 1 << ((n - 1) % 64);
+            n += 1;
+        }
+        t
+    };
+    BIT[n as usize]
+}
+
 /// A position: the forbidden cells as one `u128` per row and one per column, and the
 /// position's Grundy value, kept up to date move by move.
 ///
@@ -129,54 +163,61 @@ pub struct Grid {
 /// line i + 1. Stored as low words and high words, so that forbidding one cell in a run of
 /// lines is a loop over consecutive words the compiler vectorises.
 #[derive(Clone)]
+#[repr(align(64))]
 struct Lines {
     /// `MAX_SIDE` lines and two [`CHUNK`]s of words of padding, which [`Lines::forbid`] may touch
     /// without changing them.
-    words: [[u64; MAX_SIDE + 2 * CHUNK]; 2],
+    words: [[u64; LINE_WORDS]; 2],
 }
 
-/// Words [`Lines::forbid`] handles per step.
+/// Words [`Chunks`] handles per step.
 const CHUNK: usize = 8;
 
-impl Lines {
-    const FULL: Lines = Lines {
-        words: [[u64::MAX; MAX_SIDE + 2 * CHUNK]; 2],
-    };
+/// Words of one half of the row (or column) bits: [`MAX_SIDE`] lines and two [`CHUNK`]s of
+/// padding.
+pub(crate) const LINE_WORDS: usize = MAX_SIDE + 2 * CHUNK;
 
-    #[inline(always)]
-    fn get(&self, i: usize) -> u128 {
-        u128::from(self.words[0][i]) | u128::from(self.words[1][i]) << 64
-    }
+const _: () = assert!(LINE_WORDS.is_multiple_of(CHUNK) && CHUNK == 8);
 
-    #[inline(always)]
-    fn set(&mut self, i: usize, bits: u128) {
-        self.words[0][i] = bits as u64;
-        self.words[1][i] = (bits >> 64) as u64;
-    }
+/// How a move marks its cross in the row bits: row `x` gets `span` (its two halves), and bit
+/// `y` is set in the rows `from..to`, where `from ≤ x < to ≤ MAX_SIDE`. It may rewrite the
+/// words up to three [`CHUNK`]s past `from`, and the [`CHUNK`]-aligned chunk holding row `x`,
+/// with their own values (the padding included). [`Chunks`] is the portable one; the judge's
+/// fast path has one that uses AVX-512 masks (`crate::simd`).
+pub(crate) trait Marker: Copy {
+    /// Marks the cross.
+    fn cross(
+        self,
+        words: &mut [[u64; LINE_WORDS]; 2],
+        x: usize,
+        span: [u64; 2],
+        from: usize,
+        to: usize,
+        y: usize,
+    );
+}
 
-    /// Sets lines `0..n` to `bits`, and maybe some lines after them (which are off the grid,
-    /// never read): whole chunks of stores instead of a `memset` call per case.
-    #[inline(always)]
-    fn fill(&mut self, n: usize, bits: u128) {
-        let end = n.next_multiple_of(CHUNK);
-        for (words, half) in self
-            .words
-            .iter_mut()
-            .zip([bits as u64, (bits >> 64) as u64])
-        {
-            for chunk in words[..end].chunks_exact_mut(CHUNK) {
-                chunk.fill(half);
-            }
-        }
-    }
+/// The portable [`Marker`]: whole chunks of words with the bit masked off past `to`.
+///
+/// Runs are short and of random length: whole chunks take one or two predictable steps,
+/// where a word-by-word loop mispredicts its exit on nearly every move.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Chunks;
 
-    /// Sets bit `k` of lines `from..to` (`to` ≤ [`MAX_SIDE`]).
-    ///
-    /// Runs are short and of random length: whole chunks of words with the bit masked off
-    /// past `to` take one or two predictable steps, where a word-by-word loop mispredicts
-    /// its exit on nearly every move.
+impl Marker for Chunks {
     #[inline(always)]
-    fn forbid(&mut self, from: usize, to: usize, k: usize) {
+    fn cross(
+        self,
+        words: &mut [[u64; LINE_WORDS]; 2],
+        x: usize,
+        span: [u64; 2],
+        from: usize,
+        to: usize,
+        y: usize,
+    ) {
+        words[0][x] |= span[0];
+        words[1][x] |= span[1];
+        let (words, bit) = (&mut words[y / 64], 1 << (y % 64));
         // FIRST[n]: the first n words of a chunk, as all-ones words.
         static FIRST: [[u64; CHUNK]; CHUNK + 1] = {
             let mut t = [[0; CHUNK]; CHUNK + 1];
@@ -191,8 +232,6 @@ impl Lines {
             }
             t
         };
-        let bit = 1u64 << (k % 64);
-        let words = &mut self.words[k / 64];
         // The chunk of words from `i`, with the bit masked off from `to` on.
         let mut mark = |i: usize| {
             let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
@@ -209,6 +248,44 @@ impl Lines {
         while i < to {
             mark(i);
             i += CHUNK;
+        }
+    }
+}
+
+impl Lines {
+    const FULL: Lines = Lines {
+        words: [[u64::MAX; MAX_SIDE + 2 * CHUNK]; 2],
+    };
+
+    #[inline(always)]
+    fn get(&self, i: usize) -> u128 {
+        u128::from(self.words[0][i]) | u128::from(self.words[1][i]) << 64
+    }
+
+    #[inline(always)]
+    fn halves(&self, i: usize) -> [u64; 2] {
+        [self.words[0][i], self.words[1][i]]
+    }
+
+    #[inline(always)]
+    fn or(&mut self, i: usize, bits: [u64; 2]) {
+        self.words[0][i] |= bits[0];
+        self.words[1][i] |= bits[1];
+    }
+
+    /// Sets lines `0..n` to `bits`, and maybe some lines after them (which are off the grid,
+    /// never read): whole chunks of stores instead of a `memset` call per case.
+    #[inline(always)]
+    fn fill(&mut self, n: usize, bits: u128) {
+        let end = n.next_multiple_of(CHUNK);
+        for (words, half) in self
+            .words
+            .iter_mut()
+            .zip([bits as u64, (bits >> 64) as u64])
+        {
+            for chunk in words[..end].chunks_exact_mut(CHUNK) {
+                chunk.fill(half);
+            }
         }
     }
 }
@@ -281,38 +358,59 @@ impl Grid {
         if row.wrapping_sub(1) >= self.rows || col.wrapping_sub(1) >= self.cols {
             return Err(PlayError::OffGrid(cell));
         }
-        let (x, y) = (row - 1, col - 1);
-        let across = self.row_bits.get(x);
-        if across >> y & 1 != 0 {
-            return Err(PlayError::Forbidden(cell));
+        self.cut(Chunks, row - 1, col - 1)
+            .ok_or(PlayError::Forbidden(cell))
+    }
+
+    /// Plays at the cell (`x`, `y`) counted from 0, which must be on the grid, and returns the
+    /// rectangle the move cut; `None`, with the position unchanged, when the cell is forbidden.
+    /// The move's vertical line is marked by `marker`.
+    #[inline(always)]
+    pub(crate) fn cut<M: Marker>(&mut self, marker: M, x: usize, y: usize) -> Option<Rect> {
+        debug_assert!(x < self.rows && y < self.cols);
+        // A no-op on the grid (sides ≤ 128); it lets the compiler drop the bounds checks.
+        let (x32, y32) = ((x % MAX_SIDE) as u32, (y % MAX_SIDE) as u32);
+        let (x, y) = (x32 as usize, y32 as usize);
+        if self.row_bits.words[y / 64][x] >> (y % 64) & 1 != 0 {
+            return None;
         }
-        let (x32, y32) = (x as u32, y as u32);
         // First permitted cell and one past the last, left/right of the move and above/below;
         // the column bits are exact in the left column of every rectangle (see `Grid`).
-        let left = 128 - (across & below(y32)).leading_zeros();
-        let right = (across & !below(y32 + 1)).trailing_zeros();
-        let down = self.col_bits.get(left as usize);
-        let top = 128 - (down & below(x32)).leading_zeros();
-        let bottom = (down & !below(x32 + 1)).trailing_zeros();
+        let across = self.row_bits.halves(x);
+        let left = end_below(across, y32);
+        let right = start_from(across, y32 + 1);
+        let down = self.col_bits.halves(left as usize % MAX_SIDE);
+        let top = end_below(down, x32);
+        let bottom = start_from(down, x32 + 1);
+        // top ≤ x < bottom ≤ 128 and left ≤ y < right ≤ 128 by construction, whatever the bits.
         let (a, b) = ((bottom - top) as usize, (right - left) as usize);
         let (i, j) = ((x32 - top) as usize, (y32 - left) as usize);
-        self.value ^=
-            g(a, b) ^ g(i, j) ^ g(i, b - j - 1) ^ g(a - i - 1, j) ^ g(a - i - 1, b - j - 1);
-        self.row_bits.set(x, across | (below(right) & !below(left)));
-        self.row_bits.forbid(top as usize, bottom as usize, y);
+        let (i2, j2) = ((bottom - x32 - 1) as usize, (right - y32 - 1) as usize);
+        self.value ^= g(a, b) ^ g(i, j) ^ g(i, j2) ^ g(i2, j) ^ g(i2, j2);
+        let span = below(right) & !below(left);
+        marker.cross(
+            &mut self.row_bits.words,
+            x,
+            [span as u64, (span >> 64) as u64],
+            top as usize,
+            bottom as usize,
+            y,
+        );
         // The parts left of the move keep the rectangle's left column: the cut row joins it.
-        let cut = 1u128 << x32;
-        self.col_bits.set(left as usize, down | cut);
+        let cut = bit_before(x32 + 1);
+        self.col_bits.or(left as usize % MAX_SIDE, cut);
         // The parts right of the move start at column y + 1: within the rectangle's rows and
-        // its two border rows, that column becomes exact. (When there are no such parts,
-        // column y + 1 is the rectangle's right border, which no rectangle has as its left
-        // column within those rows, so the write is harmless.)
-        let inner = below(bottom) & !below(top);
-        let span = below((bottom + 1).min(128)) & !below(top.saturating_sub(1));
-        let old = self.col_bits.get(y + 1);
-        self.col_bits
-            .set(y + 1, (old & !span) | (span & !inner) | cut);
-        Ok(Rect {
+        // its two border rows, that column becomes exact when the cut row and the borders are
+        // set. Its bits in the rectangle's rows are clear already: a set bit is always a
+        // forbidden cell (or off the grid), and these cells are permitted. (When there are no
+        // such parts, column y + 1 is the rectangle's right border, where those three cells
+        // are forbidden or off the grid too.)
+        let (above, under) = (bit_before(top), bit_before(bottom + 1));
+        self.col_bits.or(
+            y + 1,
+            [above[0] | under[0] | cut[0], above[1] | under[1] | cut[1]],
+        );
+        Some(Rect {
             top: top as usize + 1,
             left: left as usize + 1,
             rows: a,

@@ -11,7 +11,7 @@
 //! against [`Portable`] on random vectors and every shift.
 
 #[cfg(target_arch = "x86_64")]
-mod x86;
+pub(crate) mod x86;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -170,6 +170,29 @@ pub(crate) fn has_run_on(backend: Backend, words: &[u64; 8], strides: &[u32], m:
     }
     let _ = backend;
     has_run(Portable::load(words), strides, m)
+}
+
+/// The grid judge's fast path ([`crate::grid`]'s `batch::run`) when `backend` is AVX-512 and
+/// the CPU also has VBMI, VBMI2, BMI2 and LZCNT; elsewhere it judges nothing and the scanner
+/// reads every case (the portable tokenizer, byte by byte, is slower than the scanner's own
+/// fast path; it serves the tests, as the specification of the AVX-512 one).
+pub(crate) fn grid_batch(
+    backend: Backend,
+    grid: &mut crate::grid::Grid,
+    tokens: &mut crate::grid::batch::Tokens,
+    bytes: &[u8],
+    stop: usize,
+    limit: usize,
+    answers: &mut Vec<crate::grid::judge::Outcome>,
+) -> (usize, usize) {
+    #[cfg(target_arch = "x86_64")]
+    if backend == Backend::Avx512
+        && let Some(k) = x86::GridAvx512::new()
+    {
+        return k.batch(grid, tokens, bytes, stop, limit, answers);
+    }
+    let _ = (backend, grid, tokens, bytes, stop, limit, answers);
+    (0, 0)
 }
 
 /// Occurrences of `needle` in `haystack`, on the best of `backend` and the back ends below it

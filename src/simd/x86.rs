@@ -8,6 +8,10 @@
 use std::arch::x86_64::*;
 
 use super::{Vector, has_run};
+use crate::grid::Grid;
+use crate::grid::batch::{Kernel, Tokens};
+use crate::grid::judge::Outcome;
+use crate::grid::position::{LINE_WORDS, MAX_SIDE, Marker};
 
 /// Proof that the CPU has AVX2.
 #[derive(Debug, Clone, Copy)]
@@ -294,4 +298,239 @@ impl Vector for V512 {
         // SAFETY: only called inside AVX-512F leaf functions.
         unsafe { _mm512_test_epi64_mask(self.0, self.0) == 0 }
     }
+}
+
+/// Proof that the CPU has what the grid judge's fast path uses: AVX-512 F, BW, VBMI and
+/// VBMI2 for the tokenizer and the marker, and BMI1, BMI2, LZCNT and POPCNT, which the play
+/// loop is compiled with.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GridAvx512(());
+
+impl GridAvx512 {
+    /// `Some` when the CPU has all of it.
+    pub(crate) fn new() -> Option<GridAvx512> {
+        (is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512vbmi")
+            && is_x86_feature_detected!("avx512vbmi2")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("lzcnt")
+            && is_x86_feature_detected!("popcnt"))
+        .then_some(GridAvx512(()))
+    }
+
+    /// [`crate::grid::batch::run`] with this kernel, compiled for these features.
+    pub(crate) fn batch(
+        self,
+        grid: &mut Grid,
+        tokens: &mut Tokens,
+        bytes: &[u8],
+        stop: usize,
+        limit: usize,
+        answers: &mut Vec<Outcome>,
+    ) -> (usize, usize) {
+        // SAFETY: `self` exists, so the CPU has these features (checked in `GridAvx512::new`).
+        unsafe { grid_batch_avx512(self, grid, tokens, bytes, stop, limit, answers) }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt")]
+fn grid_batch_avx512(
+    kernel: GridAvx512,
+    grid: &mut Grid,
+    tokens: &mut Tokens,
+    bytes: &[u8],
+    stop: usize,
+    limit: usize,
+    answers: &mut Vec<Outcome>,
+) -> (usize, usize) {
+    crate::grid::batch::run(kernel, grid, tokens, bytes, stop, limit, answers)
+}
+
+impl Marker for GridAvx512 {
+    /// One masked OR per 64-byte-aligned group of eight rows, row `x`'s span merged into its
+    /// group: a move's loads then either match an earlier move's store exactly or miss it, so
+    /// store-to-load forwarding never fails (a wide load over a narrow recent store waits for
+    /// the store to reach the cache). The first two groups without a branch, as [`Chunks`]
+    /// (`crate::grid::position`) does.
+    #[inline(always)]
+    fn cross(
+        self,
+        words: &mut [[u64; LINE_WORDS]; 2],
+        x: usize,
+        span: [u64; 2],
+        from: usize,
+        to: usize,
+        y: usize,
+    ) {
+        // SAFETY: `self` exists, so the CPU has AVX-512F.
+        unsafe { cross_avx512(words, x, span, from, to, y) }
+    }
+}
+
+#[target_feature(enable = "avx512f,bmi2")]
+#[inline]
+fn cross_avx512(
+    words: &mut [[u64; LINE_WORDS]; 2],
+    x: usize,
+    span: [u64; 2],
+    from: usize,
+    to: usize,
+    y: usize,
+) {
+    const _: () = assert!(LINE_WORDS >= MAX_SIDE + 16 && LINE_WORDS.is_multiple_of(8));
+    debug_assert!(from <= x && x < to && to <= MAX_SIDE);
+    debug_assert!(words.as_ptr().cast::<__m512i>().is_aligned());
+    let (x, from, y) = (x % MAX_SIDE, from % MAX_SIDE, y % MAX_SIDE);
+    let (near, far) = (y / 64, 1 - y / 64);
+    let bit = 1u64 << (y % 64);
+    // ORs the eight words from `g` (a multiple of 8): `lanes` of them with `v`.
+    let or_group = |words: &mut [u64; LINE_WORDS], g: usize, lanes: u8, v: __m512i| {
+        let group: &mut [u64; 8] = (&mut words[g..g + 8]).try_into().expect("padded");
+        let p = group.as_mut_ptr().cast::<__m512i>();
+        // SAFETY: `p` points to eight words of `words`, 64-byte aligned (`Lines` is, its
+        // halves are multiples of 64 bytes long, and g is a multiple of 8).
+        unsafe {
+            let w = _mm512_load_si512(p);
+            _mm512_store_si512(p, _mm512_mask_or_epi64(w, lanes, w, v));
+        }
+    };
+    let gx = x & !7;
+    let at_x = 1u8 << (x % 8);
+    or_group(
+        &mut words[far],
+        gx,
+        at_x,
+        _mm512_set1_epi64(span[far] as i64),
+    );
+    // Rows from..to as bits from the group of `from`, as far as 64 rows go; row x's bit.
+    let g0 = from & !7;
+    let rows = _bzhi_u64(u64::MAX << (from - g0), (to - g0) as u32);
+    let xs = 1u64.checked_shl((x - g0) as u32).unwrap_or(0);
+    let plain = _mm512_set1_epi64(bit as i64);
+    let with_x = _mm512_mask_set1_epi64(plain, at_x, (bit | span[near]) as i64);
+    let near = &mut words[near];
+    let mut group = |g: usize, lanes: u8, has_x: bool| {
+        let v = if has_x { with_x } else { plain };
+        or_group(near, g, lanes, v);
+    };
+    group(g0, rows as u8, xs & 0xff != 0);
+    group(g0 + 8, (rows >> 8) as u8, xs >> 8 & 0xff != 0);
+    let mut g = g0 + 16;
+    while g < to {
+        let lanes = _bzhi_u32(0xff, (to - g) as u32) as u8;
+        group(g, lanes, g == gx);
+        g += 8;
+    }
+}
+
+impl Kernel for GridAvx512 {
+    fn tokenize(self, window: &[u8], tokens: &mut Tokens) {
+        // SAFETY: `self` exists, so the CPU has AVX-512 F, BW, VBMI, VBMI2 and POPCNT.
+        unsafe { tokenize_avx512(window, tokens) }
+    }
+}
+
+/// The tokenizer of [`crate::grid::batch`], 64 bytes per step: masks of digits, white space
+/// and token ends, and the value of every token that ends in the block from its last four
+/// digits (shifted in from the block before when needed), compressed to the front and
+/// widened to 16 bits.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
+fn tokenize_avx512(window: &[u8], tokens: &mut Tokens) {
+    tokens.clear();
+    let n = window.len();
+    let zero = _mm512_set1_epi8(b'0' as i8);
+    let ten = _mm512_set1_epi8(10);
+    let space = _mm512_set1_epi8(b' ' as i8);
+    let tab = _mm512_set1_epi8(b'\t' as i8);
+    let five = _mm512_set1_epi8(5);
+    let ones = _mm512_set1_epi8(-1);
+    let hundred = _mm512_set1_epi16(100);
+    // times_ten[d] = 10 d for d < 10.
+    let times_ten = _mm512_set_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 80, 70, 60, 50,
+        40, 30, 20, 10, 0,
+    );
+    // back[k]: lane p takes byte p − k of the block, or of the block before for p < k
+    // (index 64 + p − k: bit 6 picks the second operand of `vpermt2b`).
+    let back = |k: i8| {
+        let mut idx = [0i8; 64];
+        for (p, x) in idx.iter_mut().enumerate() {
+            *x = 64 + p as i8 - k;
+        }
+        // SAFETY: reading 64 bytes from a 64-byte array.
+        unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) }
+    };
+    let (back1, back2, back3, back4) = (back(1), back(2), back(3), back(4));
+    let (mut prev_digits, mut prev_mask) = (_mm512_setzero_si512(), 0u64);
+    let (mut len, mut started) = (0usize, 0u32);
+    let mut end = n;
+    let mut at = 0;
+    while at < n {
+        let lanes = if n - at >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << (n - at)) - 1
+        };
+        // SAFETY: the mask keeps the load within `window` (masked-off bytes are not read).
+        let v = unsafe { _mm512_maskz_loadu_epi8(lanes, window.as_ptr().add(at).cast()) };
+        let d = _mm512_sub_epi8(v, zero);
+        let mut digit = _mm512_mask_cmplt_epu8_mask(lanes, d, ten);
+        // White space: ' ' and '\t'..='\r'.
+        let mut white = _mm512_mask_cmpeq_epi8_mask(lanes, v, space)
+            | _mm512_mask_cmplt_epu8_mask(lanes, _mm512_sub_epi8(v, tab), five);
+        let bad = lanes & !(digit | white);
+        let last = bad != 0;
+        if last {
+            let valid = (1u64 << bad.trailing_zeros()) - 1;
+            digit &= valid;
+            white &= valid;
+            end = at + bad.trailing_zeros() as usize;
+        }
+        if last && end == at {
+            break;
+        }
+        tokens.starts.push(started);
+        let before = |k: u32| digit << k | prev_mask >> (64 - k);
+        let d1 = before(1);
+        started += (digit & !d1).count_ones();
+        // White space right after a digit: the end of a complete token.
+        let ends = white & d1;
+        let digits = _mm512_maskz_mov_epi8(digit, d);
+        if ends != 0 {
+            let m2 = before(2);
+            let m3 = m2 & before(3);
+            let m4 = m3 & before(4);
+            let long = m4 & before(5);
+            let s1 = _mm512_permutex2var_epi8(prev_digits, back1, digits);
+            let s2 = _mm512_maskz_permutex2var_epi8(m2, prev_digits, back2, digits);
+            let s3 = _mm512_maskz_permutex2var_epi8(m3, prev_digits, back3, digits);
+            let s4 = _mm512_maskz_permutex2var_epi8(m4, prev_digits, back4, digits);
+            let low = _mm512_add_epi8(s1, _mm512_permutexvar_epi8(s2, times_ten));
+            let high = _mm512_add_epi8(s3, _mm512_permutexvar_epi8(s4, times_ten));
+            let low = _mm512_mask_mov_epi8(low, long, ones);
+            let high = _mm512_mask_mov_epi8(high, long, ones);
+            let low = _mm512_castsi512_si256(_mm512_maskz_compress_epi8(ends, low));
+            let high = _mm512_castsi512_si256(_mm512_maskz_compress_epi8(ends, high));
+            let values = _mm512_add_epi16(
+                _mm512_cvtepu8_epi16(low),
+                _mm512_mullo_epi16(_mm512_cvtepu8_epi16(high), hundred),
+            );
+            let out = &mut tokens.values[len..len + 32];
+            // SAFETY: 32 values fit `out`.
+            unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), values) };
+            len += ends.count_ones() as usize;
+        }
+        prev_digits = digits;
+        prev_mask = digit;
+        at += 64;
+        if last {
+            break;
+        }
+    }
+    tokens.starts.push(started);
+    tokens.len = len;
+    tokens.end = end;
 }
