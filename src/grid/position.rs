@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::grundy::{SHARED_MAX, embedded as g};
+use super::grundy::{SHARED_MAX, embedded as g, square};
 
 /// The largest number of rows or columns a [`Grid`] holds: one row fits a `u128`.
 pub const MAX_SIDE: usize = SHARED_MAX;
@@ -462,14 +462,22 @@ impl Grid {
     /// Every move that leaves a position of value 0 (a loss for the opponent), in row-major
     /// order; empty exactly when the position is losing.
     pub fn winning_moves(&self) -> Vec<Cell> {
+        let table = square();
         let mut out = Vec::new();
         for r in self.rectangles() {
             // The value the four parts of a winning move must have.
             let want = self.value ^ g(r.rows, r.cols);
+            let cols = r.cols.min(MAX_SIDE);
             for i in 0..r.rows {
-                for j in 0..r.cols {
-                    let (i2, j2) = (r.rows - i - 1, r.cols - j - 1);
-                    if g(i, j) ^ g(i, j2) ^ g(i2, j) ^ g(i2, j2) == want {
+                // Parts above and below a move in row i: g(i, ·) and g(rows − i − 1, ·); the
+                // parts left and right of column j take j and cols − j − 1 cells.
+                let (above, below) = (&table[i], &table[r.rows - i - 1]);
+                let mut parts = [0u8; MAX_SIDE];
+                for (p, (&a, &b)) in parts.iter_mut().zip(above.iter().zip(below)) {
+                    *p = a ^ b;
+                }
+                for j in 0..cols {
+                    if u16::from(parts[j] ^ parts[cols - 1 - j]) == want {
                         out.push(Cell {
                             row: r.top + i,
                             col: r.left + j,
