@@ -14,6 +14,8 @@
 mod cube;
 pub mod judge;
 pub mod reference;
+#[cfg(target_arch = "x86_64")]
+mod sse41;
 
 use std::fmt;
 
@@ -406,6 +408,32 @@ impl Game {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn playout(&mut self, rng: &mut Rng) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if self.outcome.is_none() && is_x86_feature_detected!("sse4.1") {
+            // SAFETY: the CPU has SSE4.1.
+            return unsafe { self.playout_sse41(rng) };
+        }
+        self.playout_with::<false>(rng)
+    }
+
+    /// [`Game::playout`] without SIMD, as on targets other than x86-64 or x86-64 CPUs without
+    /// SSE4.1: the same moves and outcome, from the same random numbers.
+    pub fn playout_portable(&mut self, rng: &mut Rng) -> Outcome {
+        self.playout_with::<false>(rng)
+    }
+
+    /// [`Game::playout`] with the line bytes of a ball gathered into, and scattered from, one
+    /// SSE register.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "sse4.1")]
+    fn playout_sse41(&mut self, rng: &mut Rng) -> Outcome {
+        self.playout_with::<true>(rng)
+    }
+
+    /// The playout loop; `SSE` (only in [`Game::playout_sse41`]) records the balls with
+    /// [`sse41::mark`].
+    #[inline(always)]
+    fn playout_with<const SSE: bool>(&mut self, rng: &mut Rng) -> Outcome {
         if let Some(outcome) = self.outcome {
             return outcome;
         }
@@ -417,6 +445,8 @@ impl Game {
             cells: usize::from(self.n).pow(3),
             pegs: &PEGS[usize::from(self.n)],
             runs: &RUNS[usize::from(self.m)],
+            #[cfg(target_arch = "x86_64")]
+            steps: &sse41::RUN_STEPS[usize::from(self.m)],
             len: usize::from(self.len),
             rng: rng.clone(),
             heights: &mut self.heights,
@@ -433,13 +463,13 @@ impl Game {
             } else {
                 &mut *white
             };
-            p.drop::<false>(lines, r);
+            p.drop::<false, SSE>(lines, r);
         }
         // Then Black and White in turn, one random number for both of a pair of moves.
         let won = 'game: {
             if p.len & 1 == 1 {
                 let r = p.rng.next_u64() as u32;
-                if p.drop::<true>(white, r) {
+                if p.drop::<true, SSE>(white, r) {
                     break 'game true;
                 }
                 if p.len == p.cells {
@@ -448,13 +478,13 @@ impl Game {
             }
             loop {
                 let r = p.rng.next_u64();
-                if p.drop::<true>(black, r as u32) {
+                if p.drop::<true, SSE>(black, r as u32) {
                     break true;
                 }
                 if p.len == p.cells {
                     break false;
                 }
-                if p.drop::<true>(white, (r >> 32) as u32) {
+                if p.drop::<true, SSE>(white, (r >> 32) as u32) {
                     break true;
                 }
                 if p.len == p.cells {
@@ -509,6 +539,8 @@ struct Playout<'a> {
     cells: usize,
     pegs: &'a [u8; 64],
     runs: &'a [u8; 256],
+    #[cfg(target_arch = "x86_64")]
+    steps: &'a sse41::RunSteps,
     len: usize,
     rng: Rng,
     heights: &'a mut [u8; 64],
@@ -520,7 +552,11 @@ impl Playout<'_> {
     /// chosen by the 32 random bits `r` (and more from the generator if that peg is full), and,
     /// when `CHECK`, says whether it makes a sequence. The game must not be decided.
     #[inline(always)]
-    fn drop<const CHECK: bool>(&mut self, lines: &mut [u8; SLOTS], r: u32) -> bool {
+    fn drop<const CHECK: bool, const SSE: bool>(
+        &mut self,
+        lines: &mut [u8; SLOTS],
+        r: u32,
+    ) -> bool {
         // Multiply-shift maps the 2³² values of `r` onto the n² pegs, ⌊2³²/n²⌋ or one more each.
         let mut peg = usize::from(self.pegs[((u64::from(r) * self.area) >> 32) as usize & 63]) & 63;
         if self.heights[peg] >= self.n {
@@ -531,6 +567,11 @@ impl Playout<'_> {
         self.moves[self.len] = peg as u8;
         self.len += 1;
         let b = peg | usize::from(z) << 6;
+        #[cfg(target_arch = "x86_64")]
+        if SSE {
+            // SAFETY: `SSE` is true only in `Game::playout_sse41`, which runs on SSE4.1 CPUs.
+            return unsafe { sse41::mark::<CHECK>(lines, b, self.steps) };
+        }
         mark::<CHECK>(lines, b, self.runs)
     }
 
