@@ -1,5 +1,6 @@
 //! Instruction counts (callgrind, via gungraun) of the sequence hot paths: one `play` with the
-//! incremental check, and one full-board detector call. Each bench asserts its result.
+//! incremental check, one full-board detector call and a batch of random playouts. Each bench
+//! asserts its result.
 //!
 //! `cargo bench --bench sequence_iai` (needs `gungraun-runner` of the same version and valgrind).
 
@@ -59,9 +60,29 @@ fn full_board_detector(cube: Cube) -> bool {
     found
 }
 
+/// A new n = 7, m = 4 game and its generator, for a batch of playouts.
+fn new_game() -> (Game, Rng) {
+    (Game::new(7, 4).unwrap(), Rng::new(42))
+}
+
+// 100 random games (n = 7, m = 4) played out, as in the criterion bench (whose batch is 1000):
+// the count divided by the balls played is the cost of a ball, peg choice included.
+#[library_benchmark]
+#[bench::hundred_games(setup = new_game)]
+fn playouts((mut game, mut rng): (Game, Rng)) -> u32 {
+    let mut balls = 0;
+    for _ in 0..100 {
+        game.reset();
+        black_box(game.playout(black_box(&mut rng)));
+        balls += game.moves_played();
+    }
+    assert!(balls > 3000);
+    balls
+}
+
 library_benchmark_group!(
     name = sequence;
-    benchmarks = play_with_incremental_check, full_board_detector
+    benchmarks = play_with_incremental_check, full_board_detector, playouts
 );
 
 main!(library_benchmark_groups = sequence);

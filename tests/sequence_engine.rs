@@ -216,6 +216,92 @@ fn playouts_equal_their_moves_played_one_by_one() {
     }
 }
 
+/// `playout` (on x86-64 CPUs with SSE4.1 the SIMD recording of balls) and `playout_portable`
+/// make the same moves to the same outcome and leave the generator in the same state, from new
+/// games and from games under way.
+#[test]
+fn simd_and_portable_playouts_agree() {
+    let mut rng = Rng::new(13);
+    let (sizes, rounds) = if cfg!(miri) { (7..=7, 2) } else { (1..=7, 30) };
+    for n in sizes {
+        for m in 1..=n {
+            for round in 0..rounds {
+                let mut simd = Game::new(n, m).unwrap();
+                for _ in 0..round % 3 {
+                    let (x, y) = (rng.range(1, n.into()) as u8, rng.range(1, n.into()) as u8);
+                    let _ = simd.play(x, y);
+                }
+                let mut portable = simd.clone();
+                let mut portable_rng = rng.clone();
+                let outcome = simd.playout(&mut rng);
+                assert_eq!(portable.playout_portable(&mut portable_rng), outcome);
+                assert!(simd == portable, "n {n} m {m} round {round}\n{simd:?}");
+                assert_eq!(rng.next_u64(), portable_rng.next_u64());
+            }
+        }
+    }
+}
+
+/// Pearson's statistic of `counts` against equal expectations.
+fn chi_square(counts: &[u32]) -> f64 {
+    let total: u32 = counts.iter().sum();
+    let expected = f64::from(total) / counts.len() as f64;
+    counts
+        .iter()
+        .map(|&c| (f64::from(c) - expected).powi(2) / expected)
+        .sum()
+}
+
+/// `playout` picks every ball uniformly among the open pegs: the first balls of new games (on
+/// n = 7 all 49 pegs stay open for a while), whichever half of a random number chose them, and
+/// the next ball where many or most pegs are full (the retries and the count of open pegs).
+/// The bounds are chi-square quantiles at p = 10⁻⁶ (fixed seeds: the test is deterministic).
+#[test]
+#[cfg_attr(miri, ignore)]
+fn playouts_choose_uniformly_among_the_open_pegs() {
+    let mut rng = Rng::new(3);
+    for m in [1, 2, 4] {
+        // counts[k][peg] for moves k + 1 = 1..=4.
+        let mut counts = [[0u32; 49]; 4];
+        for _ in 0..30_000 {
+            let mut game = Game::new(7, m).unwrap();
+            game.playout(&mut rng);
+            for (k, (x, y)) in game.history().take(4).enumerate() {
+                counts[k][usize::from(x - 1 + 7 * (y - 1))] += 1;
+            }
+        }
+        for (k, counts) in counts.iter().enumerate() {
+            if counts.iter().sum::<u32>() > 10_000 {
+                assert!(
+                    chi_square(counts) < 110.0,
+                    "m {m} move {}: {counts:?}",
+                    k + 1
+                );
+            }
+        }
+    }
+    // Fill the first `full` pegs (x-major) at random, taking back any ball that makes 7 in a row.
+    for (full, bound) in [(30, 62.7), (45, 32.8)] {
+        let mut start = Game::new(7, 7).unwrap();
+        let mut fill = Rng::new(u64::from(full));
+        for _ in 0..100_000 {
+            let i = fill.below(full.into()) as u8;
+            if let Ok(Some(_)) = start.play(i % 7 + 1, i / 7 + 1) {
+                start.undo();
+            }
+        }
+        assert_eq!(start.moves_played(), 7 * u32::from(full));
+        let mut counts = vec![0u32; 49 - usize::from(full)];
+        for _ in 0..20_000 {
+            let mut game = start.clone();
+            game.playout(&mut rng);
+            let (x, y) = game.history().nth(7 * usize::from(full)).unwrap();
+            counts[usize::from(x - 1 + 7 * (y - 1) - full)] += 1;
+        }
+        assert!(chi_square(&counts) < bound, "{full} full pegs: {counts:?}");
+    }
+}
+
 #[test]
 #[cfg_attr(miri, ignore)]
 fn full_board_draws_and_wins_by_the_last_ball() {

@@ -14,6 +14,8 @@
 mod cube;
 pub mod judge;
 pub mod reference;
+#[cfg(target_arch = "x86_64")]
+mod sse41;
 
 use std::fmt;
 
@@ -363,7 +365,7 @@ impl Game {
         self.moves[usize::from(self.len)] = peg as u8;
         self.len += 1;
         let b = usize::from(bit(peg as u8 & 7, peg as u8 >> 3, z));
-        let win = mark(&mut self.lines[color], b, &RUNS[usize::from(self.m)]);
+        let win = mark::<true>(&mut self.lines[color], b, &RUNS[usize::from(self.m)]);
         self.outcome = if win {
             Some(Outcome::Win {
                 color: Color::of_move(u32::from(self.len)),
@@ -406,54 +408,99 @@ impl Game {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn playout(&mut self, rng: &mut Rng) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if self.outcome.is_none() && is_x86_feature_detected!("sse4.1") {
+            // SAFETY: the CPU has SSE4.1.
+            return unsafe { self.playout_sse41(rng) };
+        }
+        self.playout_with::<false>(rng)
+    }
+
+    /// [`Game::playout`] without SIMD, as on targets other than x86-64 or x86-64 CPUs without
+    /// SSE4.1: the same moves and outcome, from the same random numbers.
+    pub fn playout_portable(&mut self, rng: &mut Rng) -> Outcome {
+        self.playout_with::<false>(rng)
+    }
+
+    /// [`Game::playout`] with the line bytes of a ball gathered into, and scattered from, one
+    /// SSE register.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "sse4.1")]
+    fn playout_sse41(&mut self, rng: &mut Rng) -> Outcome {
+        self.playout_with::<true>(rng)
+    }
+
+    /// The playout loop; `SSE` (only in [`Game::playout_sse41`]) records the balls with
+    /// [`sse41::mark`].
+    #[inline(always)]
+    fn playout_with<const SSE: bool>(&mut self, rng: &mut Rng) -> Outcome {
         if let Some(outcome) = self.outcome {
             return outcome;
         }
-        // The loop keeps n, m, the move count and the tables in registers: the line bytes
-        // it writes could alias the fields of `self` as far as the compiler knows.
-        let n = self.n;
-        let scale = u64::from(n);
-        let cells = usize::from(n).pow(3);
-        let runs = &RUNS[usize::from(self.m)];
-        let mut len = usize::from(self.len);
-        let outcome = loop {
-            // Rejection sampling over all pegs is uniform over the open ones; when most pegs
-            // are full, count the open ones and pick one directly.
-            let mut tries = 0;
-            let peg = loop {
-                let r = rng.next_u64();
-                let x = ((r & 0xffff_ffff) * scale) >> 32;
-                let y = ((r >> 32) * scale) >> 32;
-                let peg = (x | y << 3) as usize & 63;
-                if self.heights[peg] < n {
-                    break peg;
-                }
-                tries += 1;
-                if tries == 4 {
-                    self.len = len as u16;
-                    let open = self.legal_moves().count() as u32;
-                    let (x, y) = self
-                        .legal_moves()
-                        .nth(rng.below(open) as usize)
-                        .unwrap_or((1, 1));
-                    break usize::from(x - 1) | usize::from(y - 1) << 3;
-                }
+        // The loop keeps n, m, the move count, the generator and the tables in registers: the
+        // line bytes it writes could alias the fields of `self` as far as the compiler knows.
+        let mut p = Playout {
+            n: self.n,
+            area: u64::from(self.n).pow(2),
+            cells: usize::from(self.n).pow(3),
+            pegs: &PEGS[usize::from(self.n)],
+            runs: &RUNS[usize::from(self.m)],
+            #[cfg(target_arch = "x86_64")]
+            steps: &sse41::RUN_STEPS[usize::from(self.m)],
+            len: usize::from(self.len),
+            rng: rng.clone(),
+            heights: &mut self.heights,
+            moves: &mut self.moves,
+        };
+        let [black, white] = &mut self.lines;
+        // Before the mover's m-th ball (move 2m - 1) no ball can make a sequence, nor fill the
+        // board (n³ ≥ 2m - 1): these balls are placed without the look-ups.
+        let quiet = 2 * usize::from(self.m) - 2;
+        while p.len < quiet {
+            let r = p.rng.next_u64() as u32;
+            let lines = if p.len & 1 == 0 {
+                &mut *black
+            } else {
+                &mut *white
             };
-            let z = self.heights[peg];
-            self.heights[peg] = z + 1;
-            self.moves[len] = peg as u8;
-            len += 1;
-            // Odd move counts after the ball: it was Black's (colour 0).
-            let color = (len + 1) & 1;
-            if mark(&mut self.lines[color], peg | usize::from(z) << 6, runs) {
-                break Outcome::Win {
-                    color: Color::of_move(len as u32),
-                    at: len as u32,
-                };
+            p.drop::<false, SSE>(lines, r);
+        }
+        // Then Black and White in turn, one random number for both of a pair of moves.
+        let won = 'game: {
+            if p.len & 1 == 1 {
+                let r = p.rng.next_u64() as u32;
+                if p.drop::<true, SSE>(white, r) {
+                    break 'game true;
+                }
+                if p.len == p.cells {
+                    break 'game false;
+                }
             }
-            if len == cells {
-                break Outcome::Draw;
+            loop {
+                let r = p.rng.next_u64();
+                if p.drop::<true, SSE>(black, r as u32) {
+                    break true;
+                }
+                if p.len == p.cells {
+                    break false;
+                }
+                if p.drop::<true, SSE>(white, (r >> 32) as u32) {
+                    break true;
+                }
+                if p.len == p.cells {
+                    break false;
+                }
             }
+        };
+        let len = p.len as u32;
+        *rng = p.rng;
+        let outcome = if won {
+            Outcome::Win {
+                color: Color::of_move(len),
+                at: len,
+            }
+        } else {
+            Outcome::Draw
         };
         self.len = len as u16;
         self.outcome = Some(outcome);
@@ -467,11 +514,94 @@ impl Game {
     }
 }
 
+/// `PEGS[n][i]` for `i < n²`: peg number `i` of a side-n board in x-major order, as `x | y << 3`
+/// (from 0); 0 past n².
+static PEGS: [[u8; 64]; MAX_N as usize + 1] = {
+    let mut table = [[0; 64]; MAX_N as usize + 1];
+    let mut n = 1;
+    while n <= MAX_N as usize {
+        let mut i = 0;
+        while i < n * n {
+            table[n][i] = ((i % n) | (i / n) << 3) as u8;
+            i += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// The state of [`Game::playout`]'s loop, held in locals.
+struct Playout<'a> {
+    n: u8,
+    /// n², the number of pegs.
+    area: u64,
+    /// n³, the number of cells.
+    cells: usize,
+    pegs: &'a [u8; 64],
+    runs: &'a [u8; 256],
+    #[cfg(target_arch = "x86_64")]
+    steps: &'a sse41::RunSteps,
+    len: usize,
+    rng: Rng,
+    heights: &'a mut [u8; 64],
+    moves: &'a mut [u8; MAX_MOVES],
+}
+
+impl Playout<'_> {
+    /// Drops a ball of the colour whose line bytes are `lines` on a uniformly random open peg,
+    /// chosen by the 32 random bits `r` (and more from the generator if that peg is full), and,
+    /// when `CHECK`, says whether it makes a sequence. The game must not be decided.
+    #[inline(always)]
+    fn drop<const CHECK: bool, const SSE: bool>(
+        &mut self,
+        lines: &mut [u8; SLOTS],
+        r: u32,
+    ) -> bool {
+        // Multiply-shift maps the 2³² values of `r` onto the n² pegs, ⌊2³²/n²⌋ or one more each.
+        let mut peg = usize::from(self.pegs[((u64::from(r) * self.area) >> 32) as usize & 63]) & 63;
+        if self.heights[peg] >= self.n {
+            peg = self.open_peg();
+        }
+        let z = self.heights[peg];
+        self.heights[peg] = z + 1;
+        self.moves[self.len] = peg as u8;
+        self.len += 1;
+        let b = peg | usize::from(z) << 6;
+        #[cfg(target_arch = "x86_64")]
+        if SSE {
+            // SAFETY: `SSE` is true only in `Game::playout_sse41`, which runs on SSE4.1 CPUs.
+            return unsafe { sse41::mark::<CHECK>(lines, b, self.steps) };
+        }
+        mark::<CHECK>(lines, b, self.runs)
+    }
+
+    /// A uniformly random open peg, after the first choice found a full one: rejection sampling
+    /// over all pegs (uniform over the open ones) a few more times, then, when most pegs are
+    /// full, a direct choice among the open ones counted.
+    #[cold]
+    #[inline(never)]
+    fn open_peg(&mut self) -> usize {
+        let pegs = &self.pegs[..self.area as usize];
+        let open = |&&peg: &&u8| self.heights[usize::from(peg) & 63] < self.n;
+        for _ in 0..3 {
+            let r = self.rng.next_u64() as u32;
+            let peg = &pegs[((u64::from(r) * self.area) >> 32) as usize];
+            if open(&peg) {
+                return usize::from(*peg) & 63;
+            }
+        }
+        let count = pegs.iter().filter(open).count() as u32;
+        let k = self.rng.below(count) as usize;
+        let peg = pegs.iter().filter(open).nth(k).map_or(0, |&peg| peg);
+        usize::from(peg) & 63
+    }
+}
+
 /// Records a ball at cell bit `b` (a cell of the board) in its colour's line bytes `lines`,
-/// and says whether it completes a run of `runs`' length through itself: O(13), one byte per
-/// direction.
+/// and, when `CHECK` (else the answer is `false`), says whether it completes a run of `runs`'
+/// length through itself: O(13), one byte per direction.
 #[inline(always)]
-fn mark(lines: &mut [u8; SLOTS], b: usize, runs: &[u8; 256]) -> bool {
+fn mark<const CHECK: bool>(lines: &mut [u8; SLOTS], b: usize, runs: &[u8; 256]) -> bool {
     let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
     let mut win = 0;
     for d in 0..13 {
@@ -482,7 +612,9 @@ fn mark(lines: &mut [u8; SLOTS], b: usize, runs: &[u8; 256]) -> bool {
         let line = unsafe { lines.get_unchecked_mut(slot) };
         let v = *line | bits[d];
         *line = v;
-        win |= runs[usize::from(v)];
+        if CHECK {
+            win |= runs[usize::from(v)];
+        }
     }
     win != 0
 }
