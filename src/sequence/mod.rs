@@ -400,6 +400,10 @@ impl Game {
     /// Plays uniformly random legal moves until the game is decided and returns the outcome
     /// (at once if it already is). The playout step of Monte Carlo tree search.
     ///
+    /// On x86-64 CPUs with SSE4.1 (unless `BITGAMES_SIMD=portable`, see
+    /// [`crate::simd::Backend::detect`]) a ball's 13 line bytes are updated and tested in one
+    /// register; [`Game::playout_portable`] makes the same moves without it.
+    ///
     /// ```
     /// use bitgames::{rng::Rng, sequence::Game};
     /// let mut game = Game::new(7, 4)?;
@@ -409,7 +413,7 @@ impl Game {
     /// ```
     pub fn playout(&mut self, rng: &mut Rng) -> Outcome {
         #[cfg(target_arch = "x86_64")]
-        if self.outcome.is_none() && is_x86_feature_detected!("sse4.1") {
+        if self.outcome.is_none() && crate::simd::sse41() {
             // SAFETY: the CPU has SSE4.1.
             return unsafe { self.playout_sse41(rng) };
         }

@@ -131,6 +131,13 @@ impl Backend {
     }
 }
 
+/// Does the CPU have SSE4.1, and may SIMD be used ([`Backend::detect`] is not portable)? For
+/// the sequence playout's line-byte gather.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn sse41() -> bool {
+    Backend::detect() != Backend::Portable && is_x86_feature_detected!("sse4.1")
+}
+
 /// Does `board` hold a run of at least `m` (≥ 2) set bits spaced `stride` apart, for any of
 /// `strides`? Written once for every back end: per stride, doubling shift-and chains
 /// (`r = b & b >> s` has runs of 2, `r & r >> 2s` runs of 4, ...).
