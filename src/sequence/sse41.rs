@@ -96,8 +96,34 @@ pub(super) fn mark<const CHECK: bool>(lines: &mut [u8; SLOTS], b: usize, steps: 
 
 #[cfg(test)]
 mod tests {
+    use super::super::Game;
     use super::super::cube::RUNS;
     use super::*;
+    use crate::rng::Rng;
+
+    /// The SSE4.1 playout called directly (whatever `BITGAMES_SIMD` says, and under Miri when
+    /// built with `-C target-feature=+sse4.1`, which checks its unsafe code): the portable
+    /// playout's moves, outcome and generator state.
+    #[test]
+    fn sse_playout_is_the_portable_playout() {
+        if !is_x86_feature_detected!("sse4.1") {
+            return;
+        }
+        let mut rng = Rng::new(21);
+        let games = if cfg!(miri) { 2 } else { 200 };
+        for (n, m) in [(7, 4), (7, 7), (5, 3), (3, 1)] {
+            for _ in 0..games {
+                let mut sse = Game::new(n, m).unwrap();
+                let mut portable = sse.clone();
+                let mut portable_rng = rng.clone();
+                // SAFETY: the CPU has SSE4.1 (checked above).
+                let outcome = unsafe { sse.playout_sse41(&mut rng) };
+                assert_eq!(portable.playout_portable(&mut portable_rng), outcome);
+                assert!(sse == portable, "n {n} m {m}\n{sse:?}");
+                assert_eq!(rng.next_u64(), portable_rng.next_u64());
+            }
+        }
+    }
 
     #[test]
     fn run_steps_find_the_runs_of_the_table() {
