@@ -13,9 +13,12 @@ use super::judge::{MAX_JUDGE_SIDE, Outcome};
 use super::position::{Chunks, Grid, Marker};
 use crate::input::is_space;
 
-/// Bytes cut into tokens at a time: every valid case but the very longest fits (a case of
-/// 6400 moves of two-digit numbers takes about 38 KB).
+/// The most bytes cut into tokens at a time: every valid case but the very longest fits (a
+/// case of 6400 moves of two-digit numbers takes about 38 KB).
 pub(crate) const WINDOW: usize = 1 << 16;
+
+/// Bytes of the first window of [`run`], which grows to [`WINDOW`].
+const FIRST_WINDOW: usize = 1 << 12;
 
 /// Bytes per step of the tokenizers.
 pub(crate) const BLOCK: usize = 64;
@@ -155,8 +158,12 @@ pub(crate) fn run<K: Kernel>(
     answers: &mut Vec<Outcome>,
 ) -> (usize, usize) {
     let (mut judged, mut base) = (0, 0);
+    // The window starts small, so that a case the fast path refuses (and the scanner then
+    // reads) costs little tokenizing in vain, and grows while cases are judged or while the
+    // first case does not fit.
+    let mut size = FIRST_WINDOW;
     loop {
-        let window = &bytes[base..bytes.len().min(base + WINDOW)];
+        let window = &bytes[base..bytes.len().min(base + size)];
         kernel.tokenize(window, tokens);
         let first_after = tokens.started_before(window, stop.saturating_sub(base));
         let values = &tokens.values[..tokens.len];
@@ -177,14 +184,16 @@ pub(crate) fn run<K: Kernel>(
             judged += 1;
             t = case.next;
         }
-        if t == 0 {
+        // A case the window cut off continues in a larger window, if there is more input.
+        let more = cut_off && window.len() == size && size < bytes.len() - base;
+        if t == 0 && !(more && size < WINDOW) {
             return (judged, base);
         }
         base += tokens.offset_of(window, t);
-        // A case the window cut off continues in the next window, if there is more input.
-        if !cut_off || window.len() < WINDOW {
+        if !more {
             return (judged, base);
         }
+        size = (size * 4).min(WINDOW);
     }
 }
 
