@@ -2,12 +2,16 @@
 //! cut into the values of its tokens, then the cases are played from those values.
 //!
 //! Reading a case token by token puts the parsing of every move on the path of the move
-//! before it. Here a [`Kernel`] turns up to [`WINDOW`] bytes into numbers in one pass (on
-//! AVX-512, 64 bytes per step without a branch per token), and the play loop reads moves
-//! from memory. Anything unusual (a bad token, a value out of range, a forbidden cell, a
-//! case longer than the window, the end of the input) stops the fast path before its case,
-//! which the scanner then reads and reports as usual; so the answers and the errors are
-//! those of [`crate::grid::judge::Judge`]'s plain path, which the tests check.
+//! before it. Here a [`Kernel`] turns a window of input (4 KiB, growing to [`WINDOW`]) into
+//! numbers in one pass (on AVX-512, 64 bytes per step without a branch per token), and the
+//! play loop reads moves from memory. Anything unusual (a bad token, a value out of range, a
+//! forbidden cell, a case longer than the window, the end of the input) stops the fast path
+//! before its case, which the scanner then reads and reports as usual; so the answers and the
+//! errors are those of [`crate::grid::judge::Judge`]'s plain path, which the tests check.
+//!
+//! The fast path runs only on CPUs with AVX-512 VBMI2 (`crate::simd::grid_batch`). The
+//! portable kernel, byte by byte, is slower than the scanner's own fast path; it is the
+//! specification the tests hold the AVX-512 kernel to.
 
 use super::judge::{MAX_JUDGE_SIDE, Outcome};
 use super::position::{Chunks, Grid, Marker};
