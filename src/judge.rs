@@ -227,6 +227,7 @@ impl<F: Format> Piece<F> {
         limit: u64,
     ) {
         self.answers.clear();
+        let room = usize::try_from(limit).unwrap_or(usize::MAX);
         let mut sc = Scanner::new(buf, self.start, last);
         self.outcome = loop {
             sc.skip_space();
@@ -235,7 +236,6 @@ impl<F: Format> Piece<F> {
             if at >= self.stop_at || self.answers.len() as u64 >= limit {
                 break End::Reached;
             }
-            let room = usize::try_from(limit).unwrap_or(usize::MAX);
             if format.batch(
                 header,
                 scratch,

@@ -165,8 +165,9 @@ pub struct Grid {
 #[derive(Clone)]
 #[repr(align(64))]
 struct Lines {
-    /// `MAX_SIDE` lines and two [`CHUNK`]s of words of padding, which [`Lines::forbid`] may touch
-    /// without changing them.
+    /// `MAX_SIDE` lines and two [`CHUNK`]s of words of padding, which a [`Marker`] may touch
+    /// without changing them. Aligned to 64 bytes, so that chunks from multiples of 8 are
+    /// cache-line aligned (the AVX-512 marker relies on it).
     words: [[u64; LINE_WORDS]; 2],
 }
 
@@ -181,7 +182,7 @@ const _: () = assert!(LINE_WORDS.is_multiple_of(CHUNK) && CHUNK == 8);
 
 /// How a move marks its cross in the row bits: row `x` gets `span` (its two halves), and bit
 /// `y` is set in the rows `from..to`, where `from ≤ x < to ≤ MAX_SIDE`. It may rewrite the
-/// words up to three [`CHUNK`]s past `from`, and the [`CHUNK`]-aligned chunk holding row `x`,
+/// words up to two [`CHUNK`]s past `from`, and the [`CHUNK`]-aligned chunk holding row `x`,
 /// with their own values (the padding included). [`Chunks`] is the portable one; the judge's
 /// fast path has one that uses AVX-512 masks (`crate::simd`).
 pub(crate) trait Marker: Copy {

@@ -352,8 +352,8 @@ impl Marker for GridAvx512 {
     /// One masked OR per 64-byte-aligned group of eight rows, row `x`'s span merged into its
     /// group: a move's loads then either match an earlier move's store exactly or miss it, so
     /// store-to-load forwarding never fails (a wide load over a narrow recent store waits for
-    /// the store to reach the cache). The first two groups without a branch, as [`Chunks`]
-    /// (`crate::grid::position`) does.
+    /// the store to reach the cache). The first two groups without a branch, as
+    /// [`Chunks`](crate::grid::position::Chunks) does.
     #[inline(always)]
     fn cross(
         self,
@@ -364,7 +364,7 @@ impl Marker for GridAvx512 {
         to: usize,
         y: usize,
     ) {
-        // SAFETY: `self` exists, so the CPU has AVX-512F.
+        // SAFETY: `self` exists, so the CPU has AVX-512F and BMI2.
         unsafe { cross_avx512(words, x, span, from, to, y) }
     }
 }
