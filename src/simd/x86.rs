@@ -411,16 +411,17 @@ fn cross_avx512(
     let plain = _mm512_set1_epi64(bit as i64);
     let with_x = _mm512_mask_set1_epi64(plain, at_x, (bit | span[near]) as i64);
     let near = &mut words[near];
-    let mut group = |g: usize, lanes: u8, has_x: bool| {
-        let v = if has_x { with_x } else { plain };
-        or_group(near, g, lanes, v);
+    // Row x's lane (if it is in the group) takes `with_x`: a masked move, not a branch, which
+    // would mispredict on every other move.
+    let mut group = |g: usize, lanes: u8, x_lane: u8| {
+        or_group(near, g, lanes, _mm512_mask_mov_epi64(plain, x_lane, with_x));
     };
-    group(g0, rows as u8, xs & 0xff != 0);
-    group(g0 + 8, (rows >> 8) as u8, xs >> 8 & 0xff != 0);
+    group(g0, rows as u8, xs as u8);
+    group(g0 + 8, (rows >> 8) as u8, (xs >> 8) as u8);
     let mut g = g0 + 16;
     while g < to {
         let lanes = _bzhi_u32(0xff, (to - g) as u32) as u8;
-        group(g, lanes, g == gx);
+        group(g, lanes, at_x & u8::from(g == gx).wrapping_neg());
         g += 8;
     }
 }
