@@ -97,6 +97,28 @@ impl Tokens {
     }
 }
 
+/// The fast path's working memory: the tokens of a window, the cases found in them (first
+/// token and the token after, which [`run`] plays in two streams), and a second grid.
+#[derive(Clone)]
+pub(crate) struct Work {
+    /// The window's tokens.
+    pub(crate) tokens: Tokens,
+    /// The window's cases, played in two streams.
+    cases: Vec<(u32, u32)>,
+    /// The second stream's grid.
+    spare: Grid,
+}
+
+impl Default for Work {
+    fn default() -> Self {
+        Work {
+            tokens: Tokens::default(),
+            cases: Vec::new(),
+            spare: Grid::new(1, 1).expect("1 × 1 is a valid grid"),
+        }
+    }
+}
+
 /// Does a token start at byte `i` (a digit after white space or at the window's start)?
 fn starts_token(window: &[u8], i: usize) -> bool {
     window[i].is_ascii_digit() && (i == 0 || !window[i - 1].is_ascii_digit())
@@ -106,6 +128,46 @@ fn starts_token(window: &[u8], i: usize) -> bool {
 pub(crate) trait Kernel: Marker {
     /// Cuts `window` into `tokens` (see [`Tokens`]; every kernel gives the same result).
     fn tokenize(self, window: &[u8], tokens: &mut Tokens);
+
+    /// Plays `moves` (rows and columns from 1, in turn) on `grid`: `false` at a move off the
+    /// grid or on a forbidden cell (the position is then unspecified).
+    #[inline(always)]
+    fn play_moves(self, grid: &mut Grid, moves: &[u16]) -> bool {
+        let (rows, cols) = (grid.rows() as u16, grid.cols() as u16);
+        for mv in moves.chunks_exact(2) {
+            let (x, y) = (mv[0].wrapping_sub(1), mv[1].wrapping_sub(1));
+            if x >= rows || y >= cols {
+                return false;
+            }
+            if grid.cut(self, usize::from(x), usize::from(y)).is_none() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Plays two games with as many moves, move `k` of the first then move `k` of the second,
+    /// for each `k` in turn. At a bad move (as [`Kernel::play_moves`]): `Err((game, played))`,
+    /// `played` being the tokens of the first game played (all its moves up to the second
+    /// game's bad one, when that is the second game's); that game's position and the second
+    /// game's are then unspecified.
+    #[inline(always)]
+    fn play_pair(self, grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
+        let [a, b] = grids;
+        for (k, (p, q)) in moves[0]
+            .chunks_exact(2)
+            .zip(moves[1].chunks_exact(2))
+            .enumerate()
+        {
+            if !self.play_moves(a, p) {
+                return Err((0, 2 * k));
+            }
+            if !self.play_moves(b, q) {
+                return Err((1, 2 * k + 2));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Kernel for Chunks {
@@ -155,12 +217,17 @@ pub(crate) fn tokenize_portable(window: &[u8], tokens: &mut Tokens) {
 pub(crate) fn run<K: Kernel>(
     kernel: K,
     grid: &mut Grid,
-    tokens: &mut Tokens,
+    work: &mut Work,
     bytes: &[u8],
     stop: usize,
     limit: usize,
     answers: &mut Vec<Outcome>,
 ) -> (usize, usize) {
+    let Work {
+        tokens,
+        cases,
+        spare,
+    } = work;
     let (mut judged, mut base) = (0, 0);
     // The window starts small, so that a case the fast path refuses (and the scanner then
     // reads) costs little tokenizing in vain, and grows while cases are judged or while the
@@ -173,20 +240,24 @@ pub(crate) fn run<K: Kernel>(
         let values = &tokens.values[..tokens.len];
         let mut t = 0;
         let mut cut_off = false;
-        while answers.len() < limit && t < first_after {
-            let case = match read_case(values, t) {
-                Ok(case) => case,
+        cases.clear();
+        while answers.len() + cases.len() < limit && t < first_after {
+            match read_case(values, t) {
+                Ok(next) => {
+                    cases.push((t as u32, next as u32));
+                    t = next;
+                }
                 Err(why) => {
                     cut_off = why == Unfit::CutOff;
                     break;
                 }
-            };
-            let Some(outcome) = play(kernel, grid, &case) else {
-                break;
-            };
-            answers.push(outcome);
-            judged += 1;
-            t = case.next;
+            }
+        }
+        let played = play_streams(kernel, [&mut *grid, &mut *spare], values, cases, answers);
+        judged += played;
+        if let Some(&(bad, _)) = cases.get(played) {
+            // A bad move: the scanner reads that case.
+            (t, cut_off) = (bad as usize, false);
         }
         // A case the window cut off continues in a larger window, if there is more input.
         let more = cut_off && window.len() == size && size < bytes.len() - base;
@@ -201,6 +272,134 @@ pub(crate) fn run<K: Kernel>(
     }
 }
 
+/// Plays `cases` (first token and token after, in `values`) and pushes their outcomes;
+/// returns how many were judged: all of them, or those before the first with a bad move.
+///
+/// The first half and the second half of the cases are two streams, played one move of each
+/// in turn ([`Kernel::play_pair`]): a move mostly waits on its own look-ups, and the other
+/// stream's move fills that time (BENCHMARKS.md, grid section).
+#[inline(always)]
+fn play_streams<K: Kernel>(
+    kernel: K,
+    grids: [&mut Grid; 2],
+    values: &[u16],
+    cases: &[(u32, u32)],
+    answers: &mut Vec<Outcome>,
+) -> usize {
+    let [a, b] = grids;
+    let n = cases.len();
+    let base = answers.len();
+    answers.resize(base + n, Outcome::Losing);
+    let out = &mut answers[base..];
+    let judged = if n < 2 {
+        match finish(kernel, a, values, cases, 0, None, n, out) {
+            Ok(()) => n,
+            Err(bad) => bad,
+        }
+    } else {
+        // The second stream starts at the first case past half the tokens.
+        let middle = (cases[0].0 + cases[n - 1].1) / 2;
+        let h = cases.partition_point(|c| c.0 < middle).clamp(1, n - 1);
+        let (mut i, mut j) = (0, h);
+        let (mut left_a, mut left_b) = (start(a, values, cases[i]), start(b, values, cases[j]));
+        loop {
+            let k = left_a.len().min(left_b.len());
+            if let Err((game, played)) = kernel.play_pair([a, b], [&left_a[..k], &left_b[..k]]) {
+                if game == 0 {
+                    break i;
+                }
+                // The first stream's cases come before the second's bad one.
+                let rest = Some(&left_a[played..]);
+                break match finish(kernel, a, values, cases, i, rest, h, out) {
+                    Ok(()) => j,
+                    Err(bad) => bad,
+                };
+            }
+            (left_a, left_b) = (&left_a[k..], &left_b[k..]);
+            if left_a.is_empty() {
+                out[i] = outcome(a);
+                i += 1;
+                if i == h {
+                    break match finish(kernel, b, values, cases, j, Some(left_b), n, out) {
+                        Ok(()) => n,
+                        Err(bad) => bad,
+                    };
+                }
+                left_a = start(a, values, cases[i]);
+            }
+            if left_b.is_empty() {
+                out[j] = outcome(b);
+                j += 1;
+                if j == n {
+                    break match finish(kernel, a, values, cases, i, Some(left_a), h, out) {
+                        Ok(()) => n,
+                        Err(bad) => bad,
+                    };
+                }
+                left_b = start(b, values, cases[j]);
+            }
+        }
+    };
+    answers.truncate(base + judged);
+    judged
+}
+
+/// Sets `grid` up for the case `(first token, token after)` of `values` (read by
+/// [`read_case`] before) and returns its moves.
+#[inline(always)]
+fn start<'v>(grid: &mut Grid, values: &'v [u16], (t, next): (u32, u32)) -> &'v [u16] {
+    let (t, next) = (t as usize, next as usize);
+    let (rows, cols) = (values[t], values[t + 1]);
+    // Sides in 1..=MAX_JUDGE_SIDE: `read_case` checked them.
+    let _ = grid.reset(usize::from(rows), usize::from(cols));
+    &values[t + 3..next]
+}
+
+/// Plays alone the cases `i..end` of `cases` into `out` (indexed as `cases`): case `i` from
+/// its moves `rest` when it is under way, the others from the start. `Err` names the first
+/// case with a bad move.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn finish<K: Kernel>(
+    kernel: K,
+    grid: &mut Grid,
+    values: &[u16],
+    cases: &[(u32, u32)],
+    mut i: usize,
+    rest: Option<&[u16]>,
+    end: usize,
+    out: &mut [Outcome],
+) -> Result<(), usize> {
+    if i == end {
+        return Ok(());
+    }
+    let mut moves = match rest {
+        Some(rest) => rest,
+        None => start(grid, values, cases[i]),
+    };
+    loop {
+        if !kernel.play_moves(grid, moves) {
+            return Err(i);
+        }
+        out[i] = outcome(grid);
+        i += 1;
+        if i == end {
+            return Ok(());
+        }
+        moves = start(grid, values, cases[i]);
+    }
+}
+
+/// The outcome of `grid`'s position.
+#[inline(always)]
+fn outcome(grid: &Grid) -> Outcome {
+    if grid.is_winning() {
+        Outcome::Winning
+    } else {
+        Outcome::Losing
+    }
+}
+
 /// Why [`read_case`] did not return a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Unfit {
@@ -210,19 +409,10 @@ enum Unfit {
     Refused,
 }
 
-/// A case read from the tokens: its sides, its moves (rows and columns in turn), and the
-/// token after it.
-struct CaseTokens<'a> {
-    rows: u16,
-    cols: u16,
-    moves: &'a [u16],
-    next: usize,
-}
-
 /// The case whose first token is `values[t]`, if its sides and move count are valid and its
-/// moves are all in these tokens.
+/// moves are all in these tokens: the token after it.
 #[inline(always)]
-fn read_case(values: &[u16], t: usize) -> Result<CaseTokens<'_>, Unfit> {
+fn read_case(values: &[u16], t: usize) -> Result<usize, Unfit> {
     let Some(&[r, c, m]) = values.get(t..t + 3) else {
         return Err(Unfit::CutOff);
     };
@@ -230,37 +420,11 @@ fn read_case(values: &[u16], t: usize) -> Result<CaseTokens<'_>, Unfit> {
     if !side.contains(&r) || !side.contains(&c) || u32::from(m) > u32::from(r) * u32::from(c) {
         return Err(Unfit::Refused);
     }
-    let end = t + 3 + 2 * usize::from(m);
-    let Some(moves) = values.get(t + 3..end) else {
+    let next = t + 3 + 2 * usize::from(m);
+    if next > values.len() {
         return Err(Unfit::CutOff);
-    };
-    Ok(CaseTokens {
-        rows: r,
-        cols: c,
-        moves,
-        next: end,
-    })
-}
-
-/// Plays a case read by [`read_case`]: its outcome, or `None` when a move is off the grid or
-/// on a forbidden cell.
-#[inline(always)]
-fn play<K: Kernel>(kernel: K, grid: &mut Grid, case: &CaseTokens<'_>) -> Option<Outcome> {
-    // Sides in 1..=MAX_JUDGE_SIDE: `read_case` checked them.
-    grid.reset(usize::from(case.rows), usize::from(case.cols))
-        .ok()?;
-    for mv in case.moves.chunks_exact(2) {
-        let (x, y) = (mv[0].wrapping_sub(1), mv[1].wrapping_sub(1));
-        if x >= case.rows || y >= case.cols {
-            return None;
-        }
-        grid.cut(kernel, usize::from(x), usize::from(y))?;
     }
-    Some(if grid.is_winning() {
-        Outcome::Winning
-    } else {
-        Outcome::Losing
-    })
+    Ok(next)
 }
 
 #[cfg(test)]
@@ -374,6 +538,87 @@ mod tests {
         (answers, starts)
     }
 
+    /// `run` with one kernel.
+    type Batch = fn(&mut Grid, &mut Work, &[u8], usize, usize, &mut Vec<Outcome>) -> (usize, usize);
+
+    /// `run` on every kernel this CPU has.
+    fn kernels() -> Vec<Batch> {
+        let mut kernels: Vec<Batch> = vec![|g, w, b, s, l, a| run(Chunks, g, w, b, s, l, a)];
+        #[cfg(target_arch = "x86_64")]
+        if crate::simd::x86::GridAvx512::new().is_some() {
+            kernels.push(|g, w, b, s, l, a| {
+                crate::simd::x86::GridAvx512::new()
+                    .expect("checked")
+                    .batch(g, w, b, s, l, a)
+            });
+        }
+        kernels
+    }
+
+    /// A bad move (on a forbidden cell, or off the grid) in any case (in either stream of a
+    /// window, in a case played alone at a window's end) stops `run` just before that case,
+    /// with every earlier answer.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn run_stops_just_before_the_first_bad_case() {
+        let mut clean = Vec::new();
+        generate(&mut Rng::new(5), 600, 12, usize::MAX, &mut clean);
+        let (want, starts) = plain(&clean);
+        let lines: Vec<&[u8]> = clean
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(lines.len(), want.len());
+        let mut rng = Rng::new(17);
+        let mut spoiled = 0;
+        while spoiled < 300 {
+            let bad = rng.below(lines.len() as u32) as usize;
+            let mut t: Vec<u32> = std::str::from_utf8(lines[bad])
+                .unwrap()
+                .split_ascii_whitespace()
+                .map(|n| n.parse().unwrap())
+                .collect();
+            let m = t[2] as usize;
+            if m == 0 {
+                continue;
+            }
+            let k = rng.below(m as u32) as usize;
+            if k > 0 && rng.below(2) == 0 {
+                // The cell of the move before: forbidden.
+                (t[3 + 2 * k], t[4 + 2 * k]) = (t[1 + 2 * k], t[2 + 2 * k]);
+            } else if rng.below(2) == 0 {
+                t[3 + 2 * k] = t[0] + 1;
+            } else {
+                t[4 + 2 * k] = t[1] + 1;
+            }
+            let mut input = Vec::new();
+            for (i, line) in lines.iter().enumerate() {
+                if i == bad {
+                    let text: Vec<String> = t.iter().map(u32::to_string).collect();
+                    input.extend(text.join(" ").as_bytes());
+                } else {
+                    input.extend(*line);
+                }
+                input.push(b'\n');
+            }
+            spoiled += 1;
+            for batch in kernels() {
+                let (mut grid, mut work) = (Grid::new(1, 1).unwrap(), Work::default());
+                let mut answers = Vec::new();
+                let got = batch(
+                    &mut grid,
+                    &mut work,
+                    &input,
+                    input.len(),
+                    usize::MAX,
+                    &mut answers,
+                );
+                assert_eq!(got, (bad, starts[bad]), "case {bad}, move {k}");
+                assert_eq!(answers, want[..bad]);
+            }
+        }
+    }
+
     /// `run` on every kernel this CPU has: all cases, then up to a stop offset, then up to a
     /// number of answers, on input longer than a window.
     #[test]
@@ -383,24 +628,13 @@ mod tests {
         generate(&mut Rng::new(3), 3000, 80, usize::MAX, &mut input);
         assert!(input.len() > 2 * WINDOW);
         let (want, starts) = plain(&input);
-        type Batch =
-            fn(&mut Grid, &mut Tokens, &[u8], usize, usize, &mut Vec<Outcome>) -> (usize, usize);
-        let mut kernels: Vec<Batch> = vec![|g, t, b, s, l, a| run(Chunks, g, t, b, s, l, a)];
-        #[cfg(target_arch = "x86_64")]
-        if crate::simd::x86::GridAvx512::new().is_some() {
-            kernels.push(|g, t, b, s, l, a| {
-                crate::simd::x86::GridAvx512::new()
-                    .expect("checked")
-                    .batch(g, t, b, s, l, a)
-            });
-        }
         let mut rng = Rng::new(11);
-        for batch in kernels {
-            let (mut grid, mut tokens) = (Grid::new(1, 1).unwrap(), Tokens::default());
+        for batch in kernels() {
+            let (mut grid, mut work) = (Grid::new(1, 1).unwrap(), Work::default());
             let mut answers = Vec::new();
             let all = batch(
                 &mut grid,
-                &mut tokens,
+                &mut work,
                 &input,
                 input.len(),
                 usize::MAX,
@@ -412,14 +646,7 @@ mod tests {
                 let stop = rng.below(input.len() as u32) as usize;
                 let n = starts.partition_point(|&s| s < stop);
                 answers.clear();
-                let got = batch(
-                    &mut grid,
-                    &mut tokens,
-                    &input,
-                    stop,
-                    usize::MAX,
-                    &mut answers,
-                );
+                let got = batch(&mut grid, &mut work, &input, stop, usize::MAX, &mut answers);
                 assert_eq!(
                     got,
                     (n, *starts.get(n).unwrap_or(&input.len())),
@@ -430,7 +657,7 @@ mod tests {
                 answers.clear();
                 let got = batch(
                     &mut grid,
-                    &mut tokens,
+                    &mut work,
                     &input,
                     input.len(),
                     limit,

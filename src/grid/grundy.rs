@@ -455,24 +455,28 @@ static EMBEDDED: &[u8; (SHARED_MAX + 1) * (SHARED_MAX + 1)] = include_bytes!("ta
 /// Side of the padded square [`square`]: indices of up to 8 bits need no bounds check.
 const PADDED: usize = 256;
 
+/// The embedded table padded with zeros to 256 × 256 (see [`square`]), for tables built at
+/// compile time.
+pub(crate) const fn padded_square() -> [[u8; PADDED]; PADDED] {
+    let mut t = [[0; PADDED]; PADDED];
+    let mut a = 0;
+    while a <= SHARED_MAX {
+        let mut b = 0;
+        while b <= SHARED_MAX {
+            t[a][b] = EMBEDDED[a * (SHARED_MAX + 1) + b];
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
 /// The embedded table as rows, padded with zeros to 256 × 256: the hot path indexes it with
 /// bytes, which needs no bounds check. Only the part it reads (rows and columns up to the
 /// grid's sides) comes into the cache, and with rows 256 bytes apart that is about as many
 /// cache lines as the 129-byte rows take.
 pub(crate) fn square() -> &'static [[u8; PADDED]; PADDED] {
-    static SQUARE: [[u8; PADDED]; PADDED] = {
-        let mut t = [[0; PADDED]; PADDED];
-        let mut a = 0;
-        while a <= SHARED_MAX {
-            let mut b = 0;
-            while b <= SHARED_MAX {
-                t[a][b] = EMBEDDED[a * (SHARED_MAX + 1) + b];
-                b += 1;
-            }
-            a += 1;
-        }
-        t
-    };
+    static SQUARE: [[u8; PADDED]; PADDED] = padded_square();
     &SQUARE
 }
 

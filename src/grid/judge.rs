@@ -16,7 +16,7 @@
 
 use std::io::Write;
 
-use super::batch::Tokens;
+use super::batch::Work;
 use super::position::{Grid, MAX_SIDE};
 use crate::input::{Problem, Scanner, Stop, is_space};
 use crate::judge::Format;
@@ -44,19 +44,19 @@ pub enum Outcome {
     Losing,
 }
 
-/// The judge's working memory, reused from case to case: the position, and the tokens of the
-/// fast path's window.
+/// The judge's working memory, reused from case to case: the position, and the fast path's
+/// (the tokens of its window, its cases, a second position).
 #[derive(Clone)]
 pub struct Scratch {
     grid: Grid,
-    tokens: Tokens,
+    work: Work,
 }
 
 impl Default for Scratch {
     fn default() -> Self {
         Scratch {
             grid: Grid::new(1, 1).expect("1 × 1 is a valid grid"),
-            tokens: Tokens::default(),
+            work: Work::default(),
         }
     }
 }
@@ -134,7 +134,7 @@ impl Format for Judge {
         let (judged, used) = crate::simd::grid_batch(
             crate::simd::Backend::detect(),
             &mut scratch.grid,
-            &mut scratch.tokens,
+            &mut scratch.work,
             sc.remaining(),
             stop,
             limit,

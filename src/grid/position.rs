@@ -151,13 +151,27 @@ fn bit_before(n: u32) -> [u64; 2] {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
+#[repr(C)]
 pub struct Grid {
+    row_bits: Lines,
+    col_bits: Lines,
     rows: usize,
     cols: usize,
     value: u16,
-    row_bits: Lines,
-    col_bits: Lines,
 }
+
+/// Byte offsets in a [`Grid`] of its column words and of its sides, for the judge's
+/// hand-written move (`crate::simd`); the row words are at 0, low words then high words.
+pub(crate) const COL_WORDS_OFFSET: usize = std::mem::offset_of!(Grid, col_bits);
+/// See [`COL_WORDS_OFFSET`].
+pub(crate) const ROWS_OFFSET: usize = std::mem::offset_of!(Grid, rows);
+/// See [`COL_WORDS_OFFSET`].
+pub(crate) const COLS_OFFSET: usize = std::mem::offset_of!(Grid, cols);
+const _: () = assert!(
+    std::mem::offset_of!(Grid, row_bits) == 0
+        && COL_WORDS_OFFSET == std::mem::size_of::<Lines>()
+        && std::mem::size_of::<Lines>() == 2 * LINE_WORDS * 8
+);
 
 /// The forbidden cells of the rows (or of the columns): bit k of line i is cell k + 1 of
 /// line i + 1. Stored as low words and high words, so that forbidding one cell in a run of
@@ -417,6 +431,13 @@ impl Grid {
             rows: a,
             cols: b,
         })
+    }
+
+    /// The start of the grid, for the judge's hand-written move (`crate::simd`), which reads
+    /// and writes the row and column words and reads the sides at the offsets above
+    /// ([`COL_WORDS_OFFSET`]); and the value, which that move keeps up to date.
+    pub(crate) fn raw_parts(&mut self) -> (*mut u64, &mut u16) {
+        ((&raw mut *self).cast::<u64>(), &mut self.value)
     }
 
     /// The Grundy value of the position: the XOR of its rectangles' values.

@@ -186,7 +186,7 @@ pub(crate) fn has_run_on(backend: Backend, words: &[u64; 8], strides: &[u32], m:
 pub(crate) fn grid_batch(
     backend: Backend,
     grid: &mut crate::grid::Grid,
-    tokens: &mut crate::grid::batch::Tokens,
+    work: &mut crate::grid::batch::Work,
     bytes: &[u8],
     stop: usize,
     limit: usize,
@@ -196,9 +196,9 @@ pub(crate) fn grid_batch(
     if backend == Backend::Avx512
         && let Some(k) = x86::GridAvx512::new()
     {
-        return k.batch(grid, tokens, bytes, stop, limit, answers);
+        return k.batch(grid, work, bytes, stop, limit, answers);
     }
-    let _ = (backend, grid, tokens, bytes, stop, limit, answers);
+    let _ = (backend, grid, work, bytes, stop, limit, answers);
     (0, 0)
 }
 

@@ -9,7 +9,7 @@ use std::arch::x86_64::*;
 
 use super::{Vector, has_run};
 use crate::grid::Grid;
-use crate::grid::batch::{Kernel, Tokens};
+use crate::grid::batch::{Kernel, Tokens, Work};
 use crate::grid::judge::Outcome;
 use crate::grid::position::{LINE_WORDS, MAX_SIDE, Marker};
 
@@ -324,14 +324,14 @@ impl GridAvx512 {
     pub(crate) fn batch(
         self,
         grid: &mut Grid,
-        tokens: &mut Tokens,
+        work: &mut Work,
         bytes: &[u8],
         stop: usize,
         limit: usize,
         answers: &mut Vec<Outcome>,
     ) -> (usize, usize) {
         // SAFETY: `self` exists, so the CPU has these features (checked in `GridAvx512::new`).
-        unsafe { grid_batch_avx512(self, grid, tokens, bytes, stop, limit, answers) }
+        unsafe { grid_batch_avx512(self, grid, work, bytes, stop, limit, answers) }
     }
 }
 
@@ -339,13 +339,13 @@ impl GridAvx512 {
 fn grid_batch_avx512(
     kernel: GridAvx512,
     grid: &mut Grid,
-    tokens: &mut Tokens,
+    work: &mut Work,
     bytes: &[u8],
     stop: usize,
     limit: usize,
     answers: &mut Vec<Outcome>,
 ) -> (usize, usize) {
-    crate::grid::batch::run(kernel, grid, tokens, bytes, stop, limit, answers)
+    crate::grid::batch::run(kernel, grid, work, bytes, stop, limit, answers)
 }
 
 impl Marker for GridAvx512 {
@@ -430,6 +430,450 @@ impl Kernel for GridAvx512 {
     fn tokenize(self, window: &[u8], tokens: &mut Tokens) {
         // SAFETY: `self` exists, so the CPU has AVX-512 F, BW, VBMI, VBMI2 and POPCNT.
         unsafe { tokenize_avx512(window, tokens) }
+    }
+
+    #[inline(always)]
+    fn play_moves(self, grid: &mut Grid, moves: &[u16]) -> bool {
+        // SAFETY: `self` exists, so the CPU has AVX-512F, BMI1, BMI2 and LZCNT.
+        unsafe { play_moves_avx512(grid, moves) }
+    }
+
+    #[inline(always)]
+    fn play_pair(self, grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
+        // SAFETY: as for `play_moves`.
+        unsafe { play_pair_avx512(grids, moves) }
+    }
+}
+
+/// Byte offsets `grid_move!` uses: the high row words from the low ones, the column words, the
+/// grid's sides (all from the start of a [`Grid`], where its row words are); the tables.
+const RHI: usize = LINE_WORDS * 8;
+const CLO: usize = crate::grid::position::COL_WORDS_OFFSET;
+const CHI: usize = CLO + RHI;
+const ROWS: usize = crate::grid::position::ROWS_OFFSET;
+const COLS: usize = crate::grid::position::COLS_OFFSET;
+const THI: usize = std::mem::offset_of!(MoveTables, hi);
+const BLO: usize = std::mem::offset_of!(MoveTables, bit_lo);
+const BHI: usize = std::mem::offset_of!(MoveTables, bit_hi);
+const SQ: usize = std::mem::offset_of!(MoveTables, square);
+const _: () = assert!(LINE_WORDS >= MAX_SIDE + 16 && std::mem::offset_of!(MoveTables, lo) == 0);
+
+/// The masks and the Grundy table the hand-written move reads, at fixed offsets from one
+/// register.
+#[repr(C, align(64))]
+struct MoveTables {
+    /// Bits `0..n` of a line: its low words, for `n` up to 135 (all 128 bits from 128 on).
+    lo: [u64; 136],
+    /// Their high words.
+    hi: [u64; 136],
+    /// Bit `n − 1` of a line (none for 0 and from 129 on): low words.
+    bit_lo: [u64; 136],
+    /// Their high words.
+    bit_hi: [u64; 136],
+    /// The Grundy values, 256 × 256 ([`crate::grid::grundy`]'s padded table).
+    square: [[u8; 256]; 256],
+}
+
+static MOVE_TABLES: MoveTables = {
+    let mut t = MoveTables {
+        lo: [0; 136],
+        hi: [0; 136],
+        bit_lo: [0; 136],
+        bit_hi: [0; 136],
+        square: crate::grid::grundy::padded_square(),
+    };
+    let mut n = 0;
+    while n < 136 {
+        let m = if n >= 128 { 128 } else { n };
+        let below: u128 = if m == 0 { 0 } else { u128::MAX >> (128 - m) };
+        t.lo[n] = below as u64;
+        t.hi[n] = (below >> 64) as u64;
+        if n >= 1 && n <= 128 {
+            let bit: u128 = 1 << (n - 1);
+            t.bit_lo[n] = bit as u64;
+            t.bit_hi[n] = (bit >> 64) as u64;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// One move of the judge's play, as assembly text for `asm!`: the move `[r8]` (row and column
+/// from 1, two `u16`) on the [`Grid`] at `r10`, its Grundy change XORed into `r12`, with the
+/// [`MoveTables`] at `r11`; a jump to `$bad` (with nothing changed) when the move is off the
+/// grid or on a forbidden cell. Uses rax, rcx, rdx, rsi, rdi, r13–r15, zmm0–zmm5 and k1–k5;
+/// leaves r8–r12 as they were. It is [`Grid::cut`] with the AVX-512 marker, written out: the
+/// compiled loop has about 200 instructions a move with a dozen stack spills, this one about
+/// 150 and none, and a move's time here depends on how many of its instructions wait on its
+/// look-ups (BENCHMARKS.md, grid section).
+///
+/// Named operands (all `const`): `rhi`, the offset of the high row words from the low ones
+/// (the same for the columns); `clo`/`chi`, the column words; `rows`/`cols`, the grid's sides;
+/// `thi`, `blo`, `bhi`, `sq`, the tables after [`MoveTables::lo`].
+macro_rules! grid_move {
+    ($bad:literal) => {
+        concat!(
+            // x, y from 0; off the grid (or 0) is a bad move.
+            "movzx ecx, word ptr [r8]\n",
+            "movzx edx, word ptr [r8 + 2]\n",
+            "dec ecx\n",
+            "dec edx\n",
+            "cmp ecx, dword ptr [r10 + {rows}]\n",
+            "jae ",
+            $bad,
+            "\n",
+            "cmp edx, dword ptr [r10 + {cols}]\n",
+            "jae ",
+            $bad,
+            "\n",
+            // Row x: rsi, rdi; bits up to y (rax, r13) and past y (r14, r15).
+            "mov rsi, qword ptr [r10 + rcx*8]\n",
+            "mov rdi, qword ptr [r10 + rcx*8 + {rhi}]\n",
+            "mov rax, qword ptr [r11 + rdx*8 + 8]\n",
+            "mov r13, qword ptr [r11 + rdx*8 + {thi} + 8]\n",
+            "andn r14, rax, rsi\n",
+            "andn r15, r13, rdi\n",
+            "and rax, rsi\n",
+            "and r13, rdi\n",
+            // Leading zeros of the 128-bit (r13:rax) (lzcnt sets CF on a zero source), so
+            // esi = left, one past the last forbidden cell up to y: y itself when it is y + 1.
+            "lzcnt rax, rax\n",
+            "add eax, 64\n",
+            "lzcnt r13, r13\n",
+            "cmovc r13d, eax\n",
+            "mov esi, 128\n",
+            "sub esi, r13d\n",
+            "lea eax, [rdx + 1]\n",
+            "cmp esi, eax\n",
+            "je ",
+            $bad,
+            "\n",
+            // edi = right, the first forbidden cell past y (tzcnt sets CF on a zero source).
+            "tzcnt r15, r15\n",
+            "add r15d, 64\n",
+            "tzcnt rdi, r14\n",
+            "cmovc edi, r15d\n",
+            // Column `left` (exact in the rectangle's rows): r15d = top, r14d = bottom.
+            "mov rax, qword ptr [r10 + rsi*8 + {clo}]\n",
+            "mov r13, qword ptr [r10 + rsi*8 + {chi}]\n",
+            "mov r14, qword ptr [r11 + rcx*8]\n",
+            "mov r15, qword ptr [r11 + rcx*8 + {thi}]\n",
+            "and r14, rax\n",
+            "and r15, r13\n",
+            "lzcnt r14, r14\n",
+            "add r14d, 64\n",
+            "lzcnt r15, r15\n",
+            "cmovc r15d, r14d\n",
+            "neg r15d\n",
+            "add r15d, 128\n",
+            "mov r14, qword ptr [r11 + rcx*8 + 8]\n",
+            "andn rax, r14, rax\n",
+            "mov r14, qword ptr [r11 + rcx*8 + {thi} + 8]\n",
+            "andn r13, r14, r13\n",
+            "tzcnt r13, r13\n",
+            "add r13d, 64\n",
+            "tzcnt r14, rax\n",
+            "cmovc r14d, r13d\n",
+            // The value: g(a, b) ^ g(i, j) ^ g(i, j2) ^ g(i2, j2) ^ g(i2, j), with
+            // a = bottom − top, b = right − left, i = x − top, j = y − left,
+            // i2 = bottom − x − 1, j2 = right − y − 1 (all below 256: table rows of 256).
+            "mov eax, r14d\n",
+            "sub eax, r15d\n",
+            "shl eax, 8\n",
+            "mov r13d, edi\n",
+            "sub r13d, esi\n",
+            "add eax, r13d\n",
+            "movzx eax, byte ptr [r11 + rax + {sq}]\n",
+            "xor r12d, eax\n",
+            "mov eax, ecx\n",
+            "sub eax, r15d\n",
+            "shl eax, 8\n",
+            "mov r13d, edx\n",
+            "sub r13d, esi\n",
+            "add rax, r11\n",
+            "xor r12b, byte ptr [rax + r13 + {sq}]\n",
+            "mov r13d, edi\n",
+            "sub r13d, edx\n",
+            "dec r13d\n",
+            "xor r12b, byte ptr [rax + r13 + {sq}]\n",
+            "mov eax, r14d\n",
+            "sub eax, ecx\n",
+            "dec eax\n",
+            "shl eax, 8\n",
+            "add rax, r11\n",
+            "xor r12b, byte ptr [rax + r13 + {sq}]\n",
+            "mov r13d, edx\n",
+            "sub r13d, esi\n",
+            "xor r12b, byte ptr [rax + r13 + {sq}]\n",
+            // The span of row x, left..right: rax low word, r13 high word.
+            "mov rax, qword ptr [r11 + rsi*8]\n",
+            "andn rax, rax, qword ptr [r11 + rdi*8]\n",
+            "mov r13, qword ptr [r11 + rsi*8 + {thi}]\n",
+            "andn r13, r13, qword ptr [r11 + rdi*8 + {thi}]\n",
+            // Columns (as `Grid::cut`): the cut row joins column `left`; column y + 1 gets the
+            // cut row and the rectangle's two border rows.
+            "mov rdi, qword ptr [r11 + rcx*8 + {blo} + 8]\n",
+            "or qword ptr [r10 + rsi*8 + {clo}], rdi\n",
+            "or rdi, qword ptr [r11 + r15*8 + {blo}]\n",
+            "or rdi, qword ptr [r11 + r14*8 + {blo} + 8]\n",
+            "or qword ptr [r10 + rdx*8 + {clo} + 8], rdi\n",
+            "mov rdi, qword ptr [r11 + rcx*8 + {bhi} + 8]\n",
+            "or qword ptr [r10 + rsi*8 + {chi}], rdi\n",
+            "or rdi, qword ptr [r11 + r15*8 + {bhi}]\n",
+            "or rdi, qword ptr [r11 + r14*8 + {bhi} + 8]\n",
+            "or qword ptr [r10 + rdx*8 + {chi} + 8], rdi\n",
+            // The half of the row words holding column y ("near", offset edi) takes the
+            // vertical line; rax = the span's near word, r13 = its far word.
+            "xor esi, esi\n",
+            "cmp edx, 64\n",
+            "mov edi, {rhi}\n",
+            "cmovb edi, esi\n",
+            "mov rsi, rax\n",
+            "cmovae rax, r13\n",
+            "cmovae r13, rsi\n",
+            // Far half: row x's lane (k1) of its aligned group of eight rows takes the far word.
+            "vpbroadcastq zmm1, r13\n",
+            "mov esi, ecx\n",
+            "and esi, 7\n",
+            "mov r13d, 1\n",
+            "shlx r13d, r13d, esi\n",
+            "kmovw k1, r13d\n",
+            "mov esi, ecx\n",
+            "and esi, -8\n",
+            "lea rsi, [r10 + rsi*8]\n",
+            "mov r13d, {rhi}\n",
+            "sub r13d, edi\n",
+            "vmovdqa64 zmm2, zmmword ptr [rsi + r13]\n",
+            "vporq zmm2 {{k1}}, zmm2, zmm1\n",
+            "vmovdqa64 zmmword ptr [rsi + r13], zmm2\n",
+            // Near half: bit y (zmm0) in rows top..bottom, row x's lane the near word too
+            // (zmm1), by aligned groups of eight rows from g0 = top & −8 (eax): the first two
+            // always (lanes k2, k3; row x's lane k4, k5), more in a loop (label 5).
+            "mov r13d, edx\n",
+            "and r13d, 63\n",
+            "mov esi, 1\n",
+            "shlx rsi, rsi, r13\n",
+            "vpbroadcastq zmm0, rsi\n",
+            "or rax, rsi\n",
+            "vmovdqa64 zmm1, zmm0\n",
+            "vpbroadcastq zmm1 {{k1}}, rax\n",
+            "mov eax, r15d\n",
+            "and eax, -8\n",
+            "mov r13d, r15d\n",
+            "and r13d, 7\n",
+            "mov rsi, -1\n",
+            "shlx rsi, rsi, r13\n",
+            "mov r13d, r14d\n",
+            "sub r13d, eax\n",
+            "bzhi rsi, rsi, r13\n",
+            "kmovw k2, esi\n",
+            "shr esi, 8\n",
+            "kmovw k3, esi\n",
+            // Row x's lane in the two groups: bit x − g0 when it is below 16.
+            "mov r13d, ecx\n",
+            "sub r13d, eax\n",
+            "mov esi, 1\n",
+            "shlx esi, esi, r13d\n",
+            "cmp r13d, 16\n",
+            "sbb r13d, r13d\n",
+            "and esi, r13d\n",
+            "kmovw k4, esi\n",
+            "kshiftrw k5, k4, 8\n",
+            "vpblendmq zmm2 {{k4}}, zmm0, zmm1\n",
+            "vpblendmq zmm3 {{k5}}, zmm0, zmm1\n",
+            "lea rsi, [r10 + rdi]\n",
+            "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
+            "vporq zmm4 {{k2}}, zmm4, zmm2\n",
+            "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
+            "vmovdqa64 zmm5, zmmword ptr [rsi + rax*8 + 64]\n",
+            "vporq zmm5 {{k3}}, zmm5, zmm3\n",
+            "vmovdqa64 zmmword ptr [rsi + rax*8 + 64], zmm5\n",
+            "add eax, 16\n",
+            "cmp eax, r14d\n",
+            "jb 5f\n",
+            "3:\n",
+            "jmp 4f\n",
+            // Groups past the first two (about one move in seven): lanes below bottom, row x's
+            // lane when the group is x's.
+            "5:\n",
+            "xor r13d, r13d\n",
+            "mov edi, ecx\n",
+            "and edi, -8\n",
+            "cmp edi, eax\n",
+            "kmovw edi, k1\n",
+            "cmovne edi, r13d\n",
+            "kmovw k3, edi\n",
+            "vpblendmq zmm2 {{k3}}, zmm0, zmm1\n",
+            "mov r13d, r14d\n",
+            "sub r13d, eax\n",
+            "mov edi, 255\n",
+            "bzhi edi, edi, r13d\n",
+            "kmovw k2, edi\n",
+            "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
+            "vporq zmm4 {{k2}}, zmm4, zmm2\n",
+            "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
+            "add eax, 8\n",
+            "cmp eax, r14d\n",
+            "jb 5b\n",
+            "jmp 3b\n",
+            "4:\n",
+        )
+    };
+}
+
+/// [`Kernel::play_moves`] by `grid_move!`.
+#[target_feature(enable = "avx512f,bmi1,bmi2,lzcnt")]
+#[inline]
+fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
+    let moves = &moves[..moves.len() & !1];
+    if moves.is_empty() {
+        return true;
+    }
+    let range = moves.as_ptr_range();
+    let mut at = range.start;
+    let (base, value) = grid.raw_parts();
+    let mut v = u64::from(*value);
+    // SAFETY: `grid_move!` reads the tokens from `at` to `range.end` (two at a time, an even
+    // number of them), the tables, and the grid's words, whose layout `raw_parts` gives (the
+    // constants below come from it), at indices below 144 by construction: x, y < the sides
+    // ≤ 128 (checked first), left, right, top, bottom ≤ 128, groups from g0 ≤ 120 up to two
+    // past it, or below bottom; table indices ≤ 129 and Grundy indices below 256. It writes
+    // only the grid's words. The CPU has the instructions (`target_feature`).
+    unsafe {
+        std::arch::asm!(
+            "2:",
+            grid_move!("8f"),
+            "add r8, 4",
+            "cmp r8, r9",
+            "jne 2b",
+            "8:",
+            inout("r8") at,
+            in("r9") range.end,
+            in("r10") base,
+            in("r11") &raw const MOVE_TABLES,
+            inout("r12") v,
+            out("rax") _, out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
+            out("r13") _, out("r14") _, out("r15") _,
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _, out("zmm4") _,
+            out("zmm5") _, out("k1") _, out("k2") _, out("k3") _, out("k4") _, out("k5") _,
+            rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
+            thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ,
+            options(nostack),
+        );
+    }
+    *value = v as u16;
+    at == range.end
+}
+
+/// A game of [`play_pair_avx512`] as its assembly reads it.
+#[repr(C)]
+struct PairGame {
+    /// The next move.
+    at: *const u16,
+    /// The grid's words ([`Grid::raw_parts`]).
+    base: *mut u64,
+    /// The value.
+    value: u64,
+}
+
+/// What [`play_pair_avx512`]'s assembly reads and writes: the two games (24 bytes each),
+/// then the first game's end.
+#[repr(C)]
+struct PairState {
+    games: [PairGame; 2],
+    end: *const u16,
+}
+
+/// [`Kernel::play_pair`] by `grid_move!`: one move of each game in turn, the two games'
+/// pointers and values swapped through memory between moves (two copies of the move, so
+/// each game has its own branch history).
+#[target_feature(enable = "avx512f,bmi1,bmi2,lzcnt")]
+#[inline]
+fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
+    let n = moves[0].len() & !1;
+    assert_eq!(moves[1].len() & !1, n, "as many moves in both games");
+    if n == 0 {
+        return Ok(());
+    }
+    let [g0, g1] = grids;
+    let (base0, value0) = g0.raw_parts();
+    let (base1, value1) = g1.raw_parts();
+    let start = moves[0].as_ptr();
+    let mut state = PairState {
+        games: [
+            PairGame {
+                at: start,
+                base: base0,
+                value: u64::from(*value0),
+            },
+            PairGame {
+                at: moves[1].as_ptr(),
+                base: base1,
+                value: u64::from(*value1),
+            },
+        ],
+        end: start.wrapping_add(n),
+    };
+    let status: u64;
+    // SAFETY: as in `play_moves_avx512`, for each game; `state` is read and written at the
+    // offsets of `PairState`, and its `end` is the first game's end (both games have `n`
+    // tokens, so the second game's moves stay within its slice).
+    unsafe {
+        std::arch::asm!(
+            "mov r8, qword ptr [r9]",
+            "mov r10, qword ptr [r9 + 8]",
+            "mov r12, qword ptr [r9 + 16]",
+            "2:",
+            grid_move!("8f"),
+            "add r8, 4",
+            "mov qword ptr [r9], r8",
+            "mov qword ptr [r9 + 16], r12",
+            "mov r8, qword ptr [r9 + 24]",
+            "mov r10, qword ptr [r9 + 32]",
+            "mov r12, qword ptr [r9 + 40]",
+            grid_move!("9f"),
+            "add r8, 4",
+            "mov qword ptr [r9 + 24], r8",
+            "mov qword ptr [r9 + 40], r12",
+            "mov r8, qword ptr [r9]",
+            "mov r10, qword ptr [r9 + 8]",
+            "mov r12, qword ptr [r9 + 16]",
+            "cmp r8, qword ptr [r9 + 48]",
+            "jne 2b",
+            "xor eax, eax",
+            "jmp 7f",
+            "8:",
+            "mov qword ptr [r9], r8",
+            "mov qword ptr [r9 + 16], r12",
+            "mov eax, 1",
+            "jmp 7f",
+            "9:",
+            "mov qword ptr [r9 + 24], r8",
+            "mov qword ptr [r9 + 40], r12",
+            "mov eax, 2",
+            "7:",
+            in("r9") &raw mut state,
+            in("r11") &raw const MOVE_TABLES,
+            out("rax") status,
+            out("r8") _, out("r10") _, out("r12") _,
+            out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
+            out("r13") _, out("r14") _, out("r15") _,
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _, out("zmm4") _,
+            out("zmm5") _, out("k1") _, out("k2") _, out("k3") _, out("k4") _, out("k5") _,
+            rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
+            thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ,
+            options(nostack),
+        );
+    }
+    let [first, second] = state.games;
+    *value0 = first.value as u16;
+    *value1 = second.value as u16;
+    // SAFETY: the first game's pointer stays within its slice (or one past its end).
+    let played = unsafe { first.at.offset_from(start) } as usize;
+    match status {
+        0 => Ok(()),
+        1 => Err((0, played)),
+        _ => Err((1, played)),
     }
 }
 
