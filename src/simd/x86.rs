@@ -456,17 +456,21 @@ const THI: usize = std::mem::offset_of!(MoveTables, hi);
 const BLO: usize = std::mem::offset_of!(MoveTables, bit_lo);
 const BHI: usize = std::mem::offset_of!(MoveTables, bit_hi);
 const SQ: usize = std::mem::offset_of!(MoveTables, square);
+const ONE: usize = BLO + 8;
+const ONES: usize = 64 * 8;
 const _: () = assert!(LINE_WORDS >= MAX_SIDE + 16 && std::mem::offset_of!(MoveTables, lo) == 0);
 
 /// The masks and the Grundy table the hand-written move reads, at fixed offsets from one
 /// register.
 #[repr(C, align(64))]
 struct MoveTables {
-    /// Bits `0..n` of a line: its low words, for `n` up to 135 (all 128 bits from 128 on).
+    /// Bits `0..n` of a line: its low words, for `n` up to 135 (all 128 bits from 128 on;
+    /// `lo[64]`, all ones, is also a shift's source: `{ones}`).
     lo: [u64; 136],
     /// Their high words.
     hi: [u64; 136],
-    /// Bit `n − 1` of a line (none for 0 and from 129 on): low words.
+    /// Bit `n − 1` of a line (none for 0 and from 129 on): low words (`bit_lo[1]`, 1, is also
+    /// a shift's source: `{one}`).
     bit_lo: [u64; 136],
     /// Their high words.
     bit_hi: [u64; 136],
@@ -509,7 +513,8 @@ static MOVE_TABLES: MoveTables = {
 ///
 /// Named operands (all `const`): `rhi`, the offset of the high row words from the low ones
 /// (the same for the columns); `clo`/`chi`, the column words; `rows`/`cols`, the grid's sides;
-/// `thi`, `blo`, `bhi`, `sq`, the tables after [`MoveTables::lo`].
+/// `thi`, `blo`, `bhi`, `sq`, the tables after [`MoveTables::lo`]; `one` and `ones`, a word
+/// 1 and a word of ones in them.
 macro_rules! grid_move {
     ($bad:literal) => {
         concat!(
@@ -576,35 +581,33 @@ macro_rules! grid_move {
             "cmovc r14d, r13d\n",
             // The value: g(a, b) ^ g(i, j) ^ g(i, j2) ^ g(i2, j2) ^ g(i2, j), with
             // a = bottom − top, b = right − left, i = x − top, j = y − left,
-            // i2 = bottom − x − 1, j2 = right − y − 1 (all below 256: table rows of 256).
+            // i2 = bottom − x − 1, j2 = right − y − 1 (all below 256: table rows of 256; the
+            // values are below 256, so the value is a byte).
             "mov eax, r14d\n",
             "sub eax, r15d\n",
             "shl eax, 8\n",
-            "mov r13d, edi\n",
-            "sub r13d, esi\n",
-            "add eax, r13d\n",
-            "movzx eax, byte ptr [r11 + rax + {sq}]\n",
-            "xor r12d, eax\n",
+            "add eax, edi\n",
+            "sub eax, esi\n",
+            "xor r12b, byte ptr [r11 + rax + {sq}]\n",
+            // Row i (rax, with the tables' address) and j (r13), then j2 + 1, then row i2 + 1.
             "mov eax, ecx\n",
             "sub eax, r15d\n",
             "shl eax, 8\n",
+            "add rax, r11\n",
             "mov r13d, edx\n",
             "sub r13d, esi\n",
-            "add rax, r11\n",
             "xor r12b, byte ptr [rax + r13 + {sq}]\n",
             "mov r13d, edi\n",
             "sub r13d, edx\n",
-            "dec r13d\n",
-            "xor r12b, byte ptr [rax + r13 + {sq}]\n",
+            "xor r12b, byte ptr [rax + r13 + {sq} - 1]\n",
             "mov eax, r14d\n",
             "sub eax, ecx\n",
-            "dec eax\n",
             "shl eax, 8\n",
             "add rax, r11\n",
-            "xor r12b, byte ptr [rax + r13 + {sq}]\n",
+            "xor r12b, byte ptr [rax + r13 + {sq} - 257]\n",
             "mov r13d, edx\n",
             "sub r13d, esi\n",
-            "xor r12b, byte ptr [rax + r13 + {sq}]\n",
+            "xor r12b, byte ptr [rax + r13 + {sq} - 256]\n",
             // The span of row x, left..right: rax low word, r13 high word.
             "mov rax, qword ptr [r11 + rsi*8]\n",
             "andn rax, rax, qword ptr [r11 + rdi*8]\n",
@@ -635,9 +638,8 @@ macro_rules! grid_move {
             "vpbroadcastq zmm1, r13\n",
             "mov esi, ecx\n",
             "and esi, 7\n",
-            "mov r13d, 1\n",
-            "shlx r13d, r13d, esi\n",
-            "kmovw k1, r13d\n",
+            "shlx esi, dword ptr [r11 + {one}], esi\n",
+            "kmovw k1, esi\n",
             "mov esi, ecx\n",
             "and esi, -8\n",
             "lea rsi, [r10 + rsi*8]\n",
@@ -649,10 +651,7 @@ macro_rules! grid_move {
             // Near half: bit y (zmm0) in rows top..bottom, row x's lane the near word too
             // (zmm1), by aligned groups of eight rows from g0 = top & −8 (eax): the first two
             // always (lanes k2, k3; row x's lane k4, k5), more in a loop (label 5).
-            "mov r13d, edx\n",
-            "and r13d, 63\n",
-            "mov esi, 1\n",
-            "shlx rsi, rsi, r13\n",
+            "shlx rsi, qword ptr [r11 + {one}], rdx\n",
             "vpbroadcastq zmm0, rsi\n",
             "or rax, rsi\n",
             "vmovdqa64 zmm1, zmm0\n",
@@ -661,8 +660,7 @@ macro_rules! grid_move {
             "and eax, -8\n",
             "mov r13d, r15d\n",
             "and r13d, 7\n",
-            "mov rsi, -1\n",
-            "shlx rsi, rsi, r13\n",
+            "shlx rsi, qword ptr [r11 + {ones}], r13\n",
             "mov r13d, r14d\n",
             "sub r13d, eax\n",
             "bzhi rsi, rsi, r13\n",
@@ -672,8 +670,7 @@ macro_rules! grid_move {
             // Row x's lane in the two groups: bit x − g0 when it is below 16.
             "mov r13d, ecx\n",
             "sub r13d, eax\n",
-            "mov esi, 1\n",
-            "shlx esi, esi, r13d\n",
+            "shlx esi, dword ptr [r11 + {one}], r13d\n",
             "cmp r13d, 16\n",
             "sbb r13d, r13d\n",
             "and esi, r13d\n",
@@ -757,7 +754,8 @@ fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
             out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _, out("zmm4") _,
             out("zmm5") _, out("k1") _, out("k2") _, out("k3") _, out("k4") _, out("k5") _,
             rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
-            thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ,
+            thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
+            ones = const ONES,
             options(nostack),
         );
     }
@@ -861,7 +859,8 @@ fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (us
             out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _, out("zmm4") _,
             out("zmm5") _, out("k1") _, out("k2") _, out("k3") _, out("k4") _, out("k5") _,
             rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
-            thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ,
+            thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
+            ones = const ONES,
             options(nostack),
         );
     }
