@@ -505,18 +505,23 @@ static MOVE_TABLES: MoveTables = {
 /// One move of the judge's play, as assembly text for `asm!`: the move `[r8]` (row and column
 /// from 1, two `u16`) on the [`Grid`] at `r10`, its Grundy change XORed into `r12`, with the
 /// [`MoveTables`] at `r11`; a jump to `$bad` (with nothing changed) when the move is off the
-/// grid or on a forbidden cell. Uses rax, rcx, rdx, rsi, rdi, r13–r15, zmm0–zmm5 and k1–k5;
-/// leaves r8–r12 as they were. It is [`Grid::cut`] with the AVX-512 marker, written out: the
-/// compiled loop has about 200 instructions a move with a dozen stack spills, this one about
-/// 150 and none, and a move's time here depends on how many of its instructions wait on its
-/// look-ups (BENCHMARKS.md, grid section).
+/// grid or on a forbidden cell. Rectangles taller than two groups of rows continue in
+/// `grid_move_more!` at local label `$more`, placed after the loop, which returns to local
+/// label `$back`. Uses rax, rcx, rdx, rsi, rdi, r13–r15, zmm0–zmm2, zmm4, zmm5 and k1–k3;
+/// leaves r8–r12 as they were.
+///
+/// It is [`Grid::cut`] with the AVX-512 marker, written out (row x's span is ORed into its
+/// lane, the vertical line into the rows, separately). The compiled loop had about 200
+/// instructions a move, a dozen of them stack spills; this has about 130 and none. The judge
+/// plays two games in turn ([`play_pair_avx512`]), and then the time a move takes follows its
+/// instruction count (BENCHMARKS.md, grid section).
 ///
 /// Named operands (all `const`): `rhi`, the offset of the high row words from the low ones
 /// (the same for the columns); `clo`/`chi`, the column words; `rows`/`cols`, the grid's sides;
 /// `thi`, `blo`, `bhi`, `sq`, the tables after [`MoveTables::lo`]; `one` and `ones`, a word
 /// 1 and a word of ones in them.
 macro_rules! grid_move {
-    ($bad:literal) => {
+    ($bad:literal, $more:literal, $back:literal) => {
         concat!(
             // x, y from 0; off the grid (or 0) is a bad move.
             "movzx ecx, word ptr [r8]\n",
@@ -625,17 +630,8 @@ macro_rules! grid_move {
             "or rdi, qword ptr [r11 + r15*8 + {bhi}]\n",
             "or rdi, qword ptr [r11 + r14*8 + {bhi} + 8]\n",
             "or qword ptr [r10 + rdx*8 + {chi} + 8], rdi\n",
-            // The half of the row words holding column y ("near", offset edi) takes the
-            // vertical line; rax = the span's near word, r13 = its far word.
-            "xor esi, esi\n",
-            "cmp edx, 64\n",
-            "mov edi, {rhi}\n",
-            "cmovb edi, esi\n",
-            "mov rsi, rax\n",
-            "cmovae rax, r13\n",
-            "cmovae r13, rsi\n",
-            // Far half: row x's lane (k1) of its aligned group of eight rows takes the far word.
-            "vpbroadcastq zmm1, r13\n",
+            // Row x takes the span: its lane (k1) of its aligned group of eight rows, in both
+            // halves.
             "mov esi, ecx\n",
             "and esi, 7\n",
             "shlx esi, dword ptr [r11 + {one}], esi\n",
@@ -643,77 +639,72 @@ macro_rules! grid_move {
             "mov esi, ecx\n",
             "and esi, -8\n",
             "lea rsi, [r10 + rsi*8]\n",
-            "mov r13d, {rhi}\n",
-            "sub r13d, edi\n",
-            "vmovdqa64 zmm2, zmmword ptr [rsi + r13]\n",
+            "vpbroadcastq zmm1, rax\n",
+            "vmovdqa64 zmm2, zmmword ptr [rsi]\n",
             "vporq zmm2 {{k1}}, zmm2, zmm1\n",
-            "vmovdqa64 zmmword ptr [rsi + r13], zmm2\n",
-            // Near half: bit y (zmm0) in rows top..bottom, row x's lane the near word too
-            // (zmm1), by aligned groups of eight rows from g0 = top & −8 (eax): the first two
-            // always (lanes k2, k3; row x's lane k4, k5), more in a loop (label 5).
-            "shlx rsi, qword ptr [r11 + {one}], rdx\n",
-            "vpbroadcastq zmm0, rsi\n",
-            "or rax, rsi\n",
-            "vmovdqa64 zmm1, zmm0\n",
-            "vpbroadcastq zmm1 {{k1}}, rax\n",
+            "vmovdqa64 zmmword ptr [rsi], zmm2\n",
+            "vpbroadcastq zmm1, r13\n",
+            "vmovdqa64 zmm2, zmmword ptr [rsi + {rhi}]\n",
+            "vporq zmm2 {{k1}}, zmm2, zmm1\n",
+            "vmovdqa64 zmmword ptr [rsi + {rhi}], zmm2\n",
+            // Bit y (zmm0) in rows top..bottom of the half of the row words holding column y
+            // (rsi), by aligned groups of eight rows from g0 = top & −8 (eax): the first two
+            // always (lanes k2, k3), more in a loop ($more).
+            "mov esi, edx\n",
+            "shr esi, 6\n",
+            "imul esi, esi, {rhi}\n",
+            "add rsi, r10\n",
+            "shlx rdi, qword ptr [r11 + {one}], rdx\n",
+            "vpbroadcastq zmm0, rdi\n",
             "mov eax, r15d\n",
             "and eax, -8\n",
             "mov r13d, r15d\n",
             "and r13d, 7\n",
-            "shlx rsi, qword ptr [r11 + {ones}], r13\n",
+            "shlx rdi, qword ptr [r11 + {ones}], r13\n",
             "mov r13d, r14d\n",
             "sub r13d, eax\n",
-            "bzhi rsi, rsi, r13\n",
-            "kmovw k2, esi\n",
-            "shr esi, 8\n",
-            "kmovw k3, esi\n",
-            // Row x's lane in the two groups: bit x − g0 when it is below 16.
-            "mov r13d, ecx\n",
-            "sub r13d, eax\n",
-            "shlx esi, dword ptr [r11 + {one}], r13d\n",
-            "cmp r13d, 16\n",
-            "sbb r13d, r13d\n",
-            "and esi, r13d\n",
-            "kmovw k4, esi\n",
-            "kshiftrw k5, k4, 8\n",
-            "vpblendmq zmm2 {{k4}}, zmm0, zmm1\n",
-            "vpblendmq zmm3 {{k5}}, zmm0, zmm1\n",
-            "lea rsi, [r10 + rdi]\n",
+            "bzhi rdi, rdi, r13\n",
+            "kmovw k2, edi\n",
+            "shr edi, 8\n",
+            "kmovw k3, edi\n",
             "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
-            "vporq zmm4 {{k2}}, zmm4, zmm2\n",
+            "vporq zmm4 {{k2}}, zmm4, zmm0\n",
             "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
             "vmovdqa64 zmm5, zmmword ptr [rsi + rax*8 + 64]\n",
-            "vporq zmm5 {{k3}}, zmm5, zmm3\n",
+            "vporq zmm5 {{k3}}, zmm5, zmm0\n",
             "vmovdqa64 zmmword ptr [rsi + rax*8 + 64], zmm5\n",
             "add eax, 16\n",
             "cmp eax, r14d\n",
-            "jb 5f\n",
-            "3:\n",
-            "jmp 4f\n",
-            // Groups past the first two (about one move in seven): lanes below bottom, row x's
-            // lane when the group is x's.
-            "5:\n",
-            "xor r13d, r13d\n",
-            "mov edi, ecx\n",
-            "and edi, -8\n",
-            "cmp edi, eax\n",
-            "kmovw edi, k1\n",
-            "cmovne edi, r13d\n",
-            "kmovw k3, edi\n",
-            "vpblendmq zmm2 {{k3}}, zmm0, zmm1\n",
+            "jb ", $more, "f\n",
+            $back, ":\n",
+        )
+    };
+}
+
+/// The rest of `grid_move!`'s marking, for the moves whose rectangle has rows past its first two
+/// groups (about one in seven): groups from eax below bottom (r14d), back to `$back` after.
+/// Placed after the loop, so that the usual move runs straight through.
+macro_rules! grid_move_more {
+    ($more:literal, $back:literal) => {
+        concat!(
+            $more,
+            ":\n",
             "mov r13d, r14d\n",
             "sub r13d, eax\n",
             "mov edi, 255\n",
             "bzhi edi, edi, r13d\n",
             "kmovw k2, edi\n",
             "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
-            "vporq zmm4 {{k2}}, zmm4, zmm2\n",
+            "vporq zmm4 {{k2}}, zmm4, zmm0\n",
             "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
             "add eax, 8\n",
             "cmp eax, r14d\n",
-            "jb 5b\n",
-            "jmp 3b\n",
-            "4:\n",
+            "jb ",
+            $more,
+            "b\n",
+            "jmp ",
+            $back,
+            "b\n",
         )
     };
 }
@@ -739,10 +730,12 @@ fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
     unsafe {
         std::arch::asm!(
             "2:",
-            grid_move!("8f"),
+            grid_move!("8f", "5", "3"),
             "add r8, 4",
             "cmp r8, r9",
             "jne 2b",
+            "jmp 8f",
+            grid_move_more!("5", "3"),
             "8:",
             inout("r8") at,
             in("r9") range.end,
@@ -751,8 +744,8 @@ fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
             inout("r12") v,
             out("rax") _, out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
             out("r13") _, out("r14") _, out("r15") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _, out("zmm4") _,
-            out("zmm5") _, out("k1") _, out("k2") _, out("k3") _, out("k4") _, out("k5") _,
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm4") _, out("zmm5") _,
+            out("k1") _, out("k2") _, out("k3") _,
             rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
             thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
             ones = const ONES,
@@ -822,14 +815,14 @@ fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (us
             "mov r10, qword ptr [r9 + 8]",
             "mov r12, qword ptr [r9 + 16]",
             "2:",
-            grid_move!("8f"),
+            grid_move!("8f", "5", "3"),
             "add r8, 4",
             "mov qword ptr [r9], r8",
             "mov qword ptr [r9 + 16], r12",
             "mov r8, qword ptr [r9 + 24]",
             "mov r10, qword ptr [r9 + 32]",
             "mov r12, qword ptr [r9 + 40]",
-            grid_move!("9f"),
+            grid_move!("9f", "15", "13"),
             "add r8, 4",
             "mov qword ptr [r9 + 24], r8",
             "mov qword ptr [r9 + 40], r12",
@@ -849,6 +842,9 @@ fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (us
             "mov qword ptr [r9 + 24], r8",
             "mov qword ptr [r9 + 40], r12",
             "mov eax, 2",
+            "jmp 7f",
+            grid_move_more!("5", "3"),
+            grid_move_more!("15", "13"),
             "7:",
             in("r9") &raw mut state,
             in("r11") &raw const MOVE_TABLES,
@@ -856,8 +852,8 @@ fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (us
             out("r8") _, out("r10") _, out("r12") _,
             out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
             out("r13") _, out("r14") _, out("r15") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _, out("zmm4") _,
-            out("zmm5") _, out("k1") _, out("k2") _, out("k3") _, out("k4") _, out("k5") _,
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm4") _, out("zmm5") _,
+            out("k1") _, out("k2") _, out("k3") _,
             rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
             thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
             ones = const ONES,
