@@ -457,8 +457,14 @@ const BLO: usize = std::mem::offset_of!(MoveTables, bit_lo);
 const BHI: usize = std::mem::offset_of!(MoveTables, bit_hi);
 const SQ: usize = std::mem::offset_of!(MoveTables, square);
 const ONE: usize = BLO + 8;
+const LANE: usize = std::mem::offset_of!(MoveTables, lane);
+const HALF: usize = std::mem::offset_of!(MoveTables, half);
 const ONES: usize = 64 * 8;
-const _: () = assert!(LINE_WORDS >= MAX_SIDE + 16 && std::mem::offset_of!(MoveTables, lo) == 0);
+const _: () = assert!(
+    LINE_WORDS >= MAX_SIDE + 16
+        && std::mem::offset_of!(MoveTables, lo) == 0
+        && std::mem::align_of::<Grid>() >= 64
+);
 
 /// The masks and the Grundy table the hand-written move reads, at fixed offsets from one
 /// register.
@@ -474,6 +480,10 @@ struct MoveTables {
     bit_lo: [u64; 136],
     /// Their high words.
     bit_hi: [u64; 136],
+    /// Lane `x % 8` of a group of eight rows, as a mask: `1 << (x % 8)`.
+    lane: [u16; 128],
+    /// The offset of the row words' half holding column `y`: 0, or [`RHI`] from 64 on.
+    half: [u32; 128],
     /// The Grundy values, 256 × 256 ([`crate::grid::grundy`]'s padded table).
     square: [[u8; 256]; 256],
 }
@@ -484,6 +494,8 @@ static MOVE_TABLES: MoveTables = {
         hi: [0; 136],
         bit_lo: [0; 136],
         bit_hi: [0; 136],
+        lane: [0; 128],
+        half: [0; 128],
         square: crate::grid::grundy::padded_square(),
     };
     let mut n = 0;
@@ -496,6 +508,10 @@ static MOVE_TABLES: MoveTables = {
             let bit: u128 = 1 << (n - 1);
             t.bit_lo[n] = bit as u64;
             t.bit_hi[n] = (bit >> 64) as u64;
+        }
+        if n < 128 {
+            t.lane[n] = 1 << (n % 8);
+            t.half[n] = if n < 64 { 0 } else { RHI as u32 };
         }
         n += 1;
     }
@@ -518,8 +534,8 @@ static MOVE_TABLES: MoveTables = {
 ///
 /// Named operands (all `const`): `rhi`, the offset of the high row words from the low ones
 /// (the same for the columns); `clo`/`chi`, the column words; `rows`/`cols`, the grid's sides;
-/// `thi`, `blo`, `bhi`, `sq`, the tables after [`MoveTables::lo`]; `one` and `ones`, a word
-/// 1 and a word of ones in them.
+/// `thi`, `blo`, `bhi`, `lane`, `half`, `sq`, the tables after [`MoveTables::lo`]; `one` and
+/// `ones`, a word 1 and a word of ones in them.
 macro_rules! grid_move {
     ($bad:literal, $more:literal, $back:literal) => {
         concat!(
@@ -632,13 +648,9 @@ macro_rules! grid_move {
             "or qword ptr [r10 + rdx*8 + {chi} + 8], rdi\n",
             // Row x takes the span: its lane (k1) of its aligned group of eight rows, in both
             // halves.
-            "mov esi, ecx\n",
-            "and esi, 7\n",
-            "shlx esi, dword ptr [r11 + {one}], esi\n",
-            "kmovw k1, esi\n",
-            "mov esi, ecx\n",
-            "and esi, -8\n",
-            "lea rsi, [r10 + rsi*8]\n",
+            "kmovw k1, word ptr [r11 + rcx*2 + {lane}]\n",
+            "lea rsi, [r10 + rcx*8]\n",
+            "and rsi, -64\n",
             "vpbroadcastq zmm1, rax\n",
             "vmovdqa64 zmm2, zmmword ptr [rsi]\n",
             "vporq zmm2 {{k1}}, zmm2, zmm1\n",
@@ -650,9 +662,7 @@ macro_rules! grid_move {
             // Bit y (zmm0) in rows top..bottom of the half of the row words holding column y
             // (rsi), by aligned groups of eight rows from g0 = top & −8 (eax): the first two
             // always (lanes k2, k3), more in a loop ($more).
-            "mov esi, edx\n",
-            "shr esi, 6\n",
-            "imul esi, esi, {rhi}\n",
+            "mov esi, dword ptr [r11 + rdx*4 + {half}]\n",
             "add rsi, r10\n",
             "shlx rdi, qword ptr [r11 + {one}], rdx\n",
             "vpbroadcastq zmm0, rdi\n",
@@ -665,8 +675,7 @@ macro_rules! grid_move {
             "sub r13d, eax\n",
             "bzhi rdi, rdi, r13\n",
             "kmovw k2, edi\n",
-            "shr edi, 8\n",
-            "kmovw k3, edi\n",
+            "kshiftrw k3, k2, 8\n",
             "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
             "vporq zmm4 {{k2}}, zmm4, zmm0\n",
             "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
@@ -748,7 +757,7 @@ fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
             out("k1") _, out("k2") _, out("k3") _,
             rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
             thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
-            ones = const ONES,
+            ones = const ONES, lane = const LANE, half = const HALF,
             options(nostack),
         );
     }
@@ -856,7 +865,7 @@ fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (us
             out("k1") _, out("k2") _, out("k3") _,
             rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
             thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
-            ones = const ONES,
+            ones = const ONES, lane = const LANE, half = const HALF,
             options(nostack),
         );
     }
