@@ -24,6 +24,10 @@ pub(crate) const WINDOW: usize = 1 << 16;
 /// Bytes of the first window of [`run`], which grows to [`WINDOW`].
 const FIRST_WINDOW: usize = 1 << 12;
 
+/// Tokens per case (on average in a window) below which [`play_streams`] plays the cases one
+/// after the other: a case of sixteen moves.
+const SHORT_CASE_TOKENS: usize = 3 + 2 * 16;
+
 /// Bytes per step of the tokenizers.
 pub(crate) const BLOCK: usize = 64;
 
@@ -291,7 +295,10 @@ fn play_streams<K: Kernel>(
     let base = answers.len();
     answers.resize(base + n, Outcome::Losing);
     let out = &mut answers[base..];
-    let judged = if n < 2 {
+    // Short cases are played one after the other: the streams' bookkeeping at each case's end
+    // would cost more than they gain.
+    let short = n < 2 || (cases[n - 1].1 - cases[0].0) as usize / n < SHORT_CASE_TOKENS;
+    let judged = if short {
         match finish(kernel, a, values, cases, 0, None, n, out) {
             Ok(()) => n,
             Err(bad) => bad,
@@ -561,8 +568,15 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore)]
     fn run_stops_just_before_the_first_bad_case() {
+        // Short cases (played one after the other) and long ones (in two streams).
+        for (cases, side) in [(600, 12), (300, 40)] {
+            spoil_and_run(cases, side);
+        }
+    }
+
+    fn spoil_and_run(cases: usize, side: usize) {
         let mut clean = Vec::new();
-        generate(&mut Rng::new(5), 600, 12, usize::MAX, &mut clean);
+        generate(&mut Rng::new(5), cases, side, usize::MAX, &mut clean);
         let (want, starts) = plain(&clean);
         let lines: Vec<&[u8]> = clean
             .split(|&b| b == b'\n')
