@@ -718,6 +718,24 @@ macro_rules! grid_move_more {
     };
 }
 
+/// `asm!` with the registers `grid_move!` changes besides rax and r8–r12 (which each caller
+/// names) and the constants it reads, so that both callers name them alike.
+macro_rules! grid_asm {
+    ($($args:tt)*) => {
+        std::arch::asm!(
+            $($args)*
+            out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
+            out("r13") _, out("r14") _, out("r15") _,
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm4") _, out("zmm5") _,
+            out("k1") _, out("k2") _, out("k3") _,
+            rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
+            thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
+            ones = const ONES, lane = const LANE, half = const HALF,
+            options(nostack),
+        )
+    };
+}
+
 /// [`Kernel::play_moves`] by `grid_move!`.
 #[target_feature(enable = "avx512f,bmi1,bmi2,lzcnt")]
 #[inline]
@@ -737,7 +755,7 @@ fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
     // past it, or below bottom; table indices ≤ 129 and Grundy indices below 256. It writes
     // only the grid's words. The CPU has the instructions (`target_feature`).
     unsafe {
-        std::arch::asm!(
+        grid_asm!(
             "2:",
             grid_move!("8f", "5", "3"),
             "add r8, 4",
@@ -751,14 +769,7 @@ fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
             in("r10") base,
             in("r11") &raw const MOVE_TABLES,
             inout("r12") v,
-            out("rax") _, out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
-            out("r13") _, out("r14") _, out("r15") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm4") _, out("zmm5") _,
-            out("k1") _, out("k2") _, out("k3") _,
-            rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
-            thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
-            ones = const ONES, lane = const LANE, half = const HALF,
-            options(nostack),
+            out("rax") _,
         );
     }
     *value = v as u16;
@@ -819,7 +830,7 @@ fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (us
     // offsets of `PairState`, and its `end` is the first game's end (both games have `n`
     // tokens, so the second game's moves stay within its slice).
     unsafe {
-        std::arch::asm!(
+        grid_asm!(
             "mov r8, qword ptr [r9]",
             "mov r10, qword ptr [r9 + 8]",
             "mov r12, qword ptr [r9 + 16]",
@@ -859,14 +870,6 @@ fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (us
             in("r11") &raw const MOVE_TABLES,
             out("rax") status,
             out("r8") _, out("r10") _, out("r12") _,
-            out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
-            out("r13") _, out("r14") _, out("r15") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm4") _, out("zmm5") _,
-            out("k1") _, out("k2") _, out("k3") _,
-            rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
-            thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
-            ones = const ONES, lane = const LANE, half = const HALF,
-            options(nostack),
         );
     }
     let [first, second] = state.games;
