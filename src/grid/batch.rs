@@ -152,9 +152,10 @@ pub(crate) trait Kernel: Marker {
 
     /// Plays two games with as many moves, move `k` of the first then move `k` of the second,
     /// for each `k` in turn. At a bad move (as [`Kernel::play_moves`]): `Err((game, played))`,
-    /// `played` being the tokens of the first game played (all its moves up to the second
-    /// game's bad one, when that is the second game's); that game's position and the second
-    /// game's are then unspecified.
+    /// `played` being the tokens of the first game played. When the bad move is the second
+    /// game's, the first game's position is exactly that after its `played` tokens (its moves
+    /// up to and including the one before the bad move), so that it can go on; the other
+    /// positions are unspecified.
     #[inline(always)]
     fn play_pair(self, grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
         let [a, b] = grids;
@@ -357,8 +358,8 @@ fn play_streams<K: Kernel>(
 fn start<'v>(grid: &mut Grid, values: &'v [u16], (t, next): (u32, u32)) -> &'v [u16] {
     let (t, next) = (t as usize, next as usize);
     let (rows, cols) = (values[t], values[t + 1]);
-    // Sides in 1..=MAX_JUDGE_SIDE: `read_case` checked them.
-    let _ = grid.reset(usize::from(rows), usize::from(cols));
+    let reset = grid.reset(usize::from(rows), usize::from(cols));
+    debug_assert!(reset.is_ok(), "read_case checked the sides");
     &values[t + 3..next]
 }
 

@@ -749,11 +749,12 @@ fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
     let (base, value) = grid.raw_parts();
     let mut v = u64::from(*value);
     // SAFETY: `grid_move!` reads the tokens from `at` to `range.end` (two at a time, an even
-    // number of them), the tables, and the grid's words, whose layout `raw_parts` gives (the
-    // constants below come from it), at indices below 144 by construction: x, y < the sides
-    // ≤ 128 (checked first), left, right, top, bottom ≤ 128, groups from g0 ≤ 120 up to two
-    // past it, or below bottom; table indices ≤ 129 and Grundy indices below 256. It writes
-    // only the grid's words. The CPU has the instructions (`target_feature`).
+    // number of them), the tables, and the grid's words at the offsets `position` exports
+    // (`CLO`, `ROWS`, ...), at word indices below `LINE_WORDS` (144) by construction: x, y
+    // below the sides, which are at most 128 (a `Grid`'s invariant; checked first), left,
+    // right, top, bottom at most 128, groups from g0 ≤ 120 up to two past it, or below
+    // bottom; table indices at most 129, Grundy indices below 256. It writes only the grid's
+    // row and column words. The CPU has the instructions (`target_feature`).
     unsafe {
         grid_asm!(
             "2:",
