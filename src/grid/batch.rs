@@ -14,7 +14,7 @@
 //! specification the tests hold the AVX-512 kernel to.
 
 use super::judge::{MAX_JUDGE_SIDE, Outcome};
-use super::position::{Chunks, Grid, Marker};
+use super::position::{Chunks, Grid};
 use crate::input::is_space;
 
 /// The most bytes cut into tokens at a time: every valid case but the very longest fits (a
@@ -128,27 +128,14 @@ fn starts_token(window: &[u8], i: usize) -> bool {
     window[i].is_ascii_digit() && (i == 0 || !window[i - 1].is_ascii_digit())
 }
 
-/// What the fast path needs of the machine: a tokenizer, and a [`Marker`] for the play.
-pub(crate) trait Kernel: Marker {
+/// What the fast path needs of the machine: a tokenizer, and the play.
+pub(crate) trait Kernel: Copy {
     /// Cuts `window` into `tokens` (see [`Tokens`]; every kernel gives the same result).
     fn tokenize(self, window: &[u8], tokens: &mut Tokens);
 
     /// Plays `moves` (rows and columns from 1, in turn) on `grid`: `false` at a move off the
     /// grid or on a forbidden cell (the position is then unspecified).
-    #[inline(always)]
-    fn play_moves(self, grid: &mut Grid, moves: &[u16]) -> bool {
-        let (rows, cols) = (grid.rows() as u16, grid.cols() as u16);
-        for mv in moves.chunks_exact(2) {
-            let (x, y) = (mv[0].wrapping_sub(1), mv[1].wrapping_sub(1));
-            if x >= rows || y >= cols {
-                return false;
-            }
-            if grid.cut(self, usize::from(x), usize::from(y)).is_none() {
-                return false;
-            }
-        }
-        true
-    }
+    fn play_moves(self, grid: &mut Grid, moves: &[u16]) -> bool;
 
     /// Plays two games with as many moves, move `k` of the first then move `k` of the second,
     /// for each `k` in turn. At a bad move (as [`Kernel::play_moves`]): `Err((game, played))`,
@@ -178,6 +165,22 @@ pub(crate) trait Kernel: Marker {
 impl Kernel for Chunks {
     fn tokenize(self, window: &[u8], tokens: &mut Tokens) {
         tokenize_portable(window, tokens);
+    }
+
+    /// [`Grid::cut`] with this marker, move by move.
+    #[inline(always)]
+    fn play_moves(self, grid: &mut Grid, moves: &[u16]) -> bool {
+        let (rows, cols) = (grid.rows() as u16, grid.cols() as u16);
+        for mv in moves.chunks_exact(2) {
+            let (x, y) = (mv[0].wrapping_sub(1), mv[1].wrapping_sub(1));
+            if x >= rows || y >= cols {
+                return false;
+            }
+            if grid.cut(self, usize::from(x), usize::from(y)).is_none() {
+                return false;
+            }
+        }
+        true
     }
 }
 

@@ -197,8 +197,8 @@ const _: () = assert!(LINE_WORDS.is_multiple_of(CHUNK) && CHUNK == 8);
 /// How a move marks its cross in the row bits: row `x` gets `span` (its two halves), and bit
 /// `y` is set in the rows `from..to`, where `from ≤ x < to ≤ MAX_SIDE`. It may rewrite the
 /// words up to two [`CHUNK`]s past `from`, and the [`CHUNK`]-aligned chunk holding row `x`,
-/// with their own values (the padding included). [`Chunks`] is the portable one; the judge's
-/// fast path has one that uses AVX-512 masks (`crate::simd`).
+/// with their own values (the padding included). [`Chunks`] is the one there is: the judge's
+/// AVX-512 fast path marks the cross in its own hand-written move (`crate::simd`).
 pub(crate) trait Marker: Copy {
     /// Marks the cross.
     fn cross(

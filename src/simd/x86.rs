@@ -11,7 +11,7 @@ use super::{Vector, has_run};
 use crate::grid::Grid;
 use crate::grid::batch::{Kernel, Tokens, Work};
 use crate::grid::judge::Outcome;
-use crate::grid::position::{LINE_WORDS, MAX_SIDE, Marker};
+use crate::grid::position::{LINE_WORDS, MAX_SIDE};
 
 /// Proof that the CPU has AVX2.
 #[derive(Debug, Clone, Copy)]
@@ -301,8 +301,8 @@ impl Vector for V512 {
 }
 
 /// Proof that the CPU has what the grid judge's fast path uses: AVX-512 F, BW, VBMI and
-/// VBMI2 for the tokenizer and the marker, and BMI1, BMI2, LZCNT and POPCNT, which the play
-/// loop is compiled with.
+/// VBMI2 for the tokenizer, AVX-512F, BMI1, BMI2 and LZCNT for the hand-written move, and
+/// POPCNT.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GridAvx512(());
 
@@ -346,84 +346,6 @@ fn grid_batch_avx512(
     answers: &mut Vec<Outcome>,
 ) -> (usize, usize) {
     crate::grid::batch::run(kernel, grid, work, bytes, stop, limit, answers)
-}
-
-impl Marker for GridAvx512 {
-    /// One masked OR per 64-byte-aligned group of eight rows, row `x`'s span merged into its
-    /// group: a move's loads then either match an earlier move's store exactly or miss it, so
-    /// store-to-load forwarding never fails (a wide load over a narrow recent store waits for
-    /// the store to reach the cache). The first two groups without a branch, as
-    /// [`Chunks`](crate::grid::position::Chunks) does.
-    #[inline(always)]
-    fn cross(
-        self,
-        words: &mut [[u64; LINE_WORDS]; 2],
-        x: usize,
-        span: [u64; 2],
-        from: usize,
-        to: usize,
-        y: usize,
-    ) {
-        // SAFETY: `self` exists, so the CPU has AVX-512F and BMI2.
-        unsafe { cross_avx512(words, x, span, from, to, y) }
-    }
-}
-
-#[target_feature(enable = "avx512f,bmi2")]
-#[inline]
-fn cross_avx512(
-    words: &mut [[u64; LINE_WORDS]; 2],
-    x: usize,
-    span: [u64; 2],
-    from: usize,
-    to: usize,
-    y: usize,
-) {
-    const _: () = assert!(LINE_WORDS >= MAX_SIDE + 16 && LINE_WORDS.is_multiple_of(8));
-    debug_assert!(from <= x && x < to && to <= MAX_SIDE);
-    debug_assert!(words.as_ptr().cast::<__m512i>().is_aligned());
-    let (x, from, y) = (x % MAX_SIDE, from % MAX_SIDE, y % MAX_SIDE);
-    let (near, far) = (y / 64, 1 - y / 64);
-    let bit = 1u64 << (y % 64);
-    // ORs the eight words from `g` (a multiple of 8): `lanes` of them with `v`.
-    let or_group = |words: &mut [u64; LINE_WORDS], g: usize, lanes: u8, v: __m512i| {
-        let group: &mut [u64; 8] = (&mut words[g..g + 8]).try_into().expect("padded");
-        let p = group.as_mut_ptr().cast::<__m512i>();
-        // SAFETY: `p` points to eight words of `words`, 64-byte aligned (`Lines` is, its
-        // halves are multiples of 64 bytes long, and g is a multiple of 8).
-        unsafe {
-            let w = _mm512_load_si512(p);
-            _mm512_store_si512(p, _mm512_mask_or_epi64(w, lanes, w, v));
-        }
-    };
-    let gx = x & !7;
-    let at_x = 1u8 << (x % 8);
-    or_group(
-        &mut words[far],
-        gx,
-        at_x,
-        _mm512_set1_epi64(span[far] as i64),
-    );
-    // Rows from..to as bits from the group of `from`, as far as 64 rows go; row x's bit.
-    let g0 = from & !7;
-    let rows = _bzhi_u64(u64::MAX << (from - g0), (to - g0) as u32);
-    let xs = 1u64.checked_shl((x - g0) as u32).unwrap_or(0);
-    let plain = _mm512_set1_epi64(bit as i64);
-    let with_x = _mm512_mask_set1_epi64(plain, at_x, (bit | span[near]) as i64);
-    let near = &mut words[near];
-    // Row x's lane (if it is in the group) takes `with_x`: a masked move, not a branch, which
-    // would mispredict on every other move.
-    let mut group = |g: usize, lanes: u8, x_lane: u8| {
-        or_group(near, g, lanes, _mm512_mask_mov_epi64(plain, x_lane, with_x));
-    };
-    group(g0, rows as u8, xs as u8);
-    group(g0 + 8, (rows >> 8) as u8, (xs >> 8) as u8);
-    let mut g = g0 + 16;
-    while g < to {
-        let lanes = _bzhi_u32(0xff, (to - g) as u32) as u8;
-        group(g, lanes, at_x & u8::from(g == gx).wrapping_neg());
-        g += 8;
-    }
 }
 
 impl Kernel for GridAvx512 {
@@ -535,9 +457,8 @@ macro_rules! wide_or {
 /// 64 rows and columns ([`grid_is_narrow`]), whose high row and column words are all border:
 /// that form neither reads nor writes them (about 25 instructions fewer; 3–5 % on the long
 /// benchmark input, where 43 % of the moves are on such grids). Rectangles taller than two
-/// groups of rows continue in
-/// `grid_move_more!` at local label `$more`, placed after the loop, which returns to local
-/// label `$back`. Uses rax, rcx, rdx, rsi, rdi, r13–r15, zmm0–zmm2, zmm4, zmm5 and k1–k3;
+/// groups of rows continue in `grid_move_more!` at local label `$more`, placed after the loop,
+/// which returns to local label `$back`. Uses rax, rcx, rdx, rsi, rdi, r13–r15, zmm0–zmm2, zmm4, zmm5 and k1–k3;
 /// leaves r8–r12 as they were.
 ///
 /// It is [`Grid::cut`] with the AVX-512 marker, written out (row x's span is ORed into its
@@ -918,46 +839,46 @@ fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (us
     macro_rules! pair {
         ($a:tt, $b:tt) => {
             grid_asm!(
-            "mov r8, qword ptr [r9]",
-            "mov r10, qword ptr [r9 + 8]",
-            "mov r12, qword ptr [r9 + 16]",
-            "2:",
-            grid_move!($a, "8f", "5", "3"),
-            "add r8, 4",
-            "mov qword ptr [r9], r8",
-            "mov qword ptr [r9 + 16], r12",
-            "mov r8, qword ptr [r9 + 24]",
-            "mov r10, qword ptr [r9 + 32]",
-            "mov r12, qword ptr [r9 + 40]",
-            grid_move!($b, "9f", "15", "13"),
-            "add r8, 4",
-            "mov qword ptr [r9 + 24], r8",
-            "mov qword ptr [r9 + 40], r12",
-            "mov r8, qword ptr [r9]",
-            "mov r10, qword ptr [r9 + 8]",
-            "mov r12, qword ptr [r9 + 16]",
-            "cmp r8, qword ptr [r9 + 48]",
-            "jne 2b",
-            "xor eax, eax",
-            "jmp 7f",
-            "8:",
-            "mov qword ptr [r9], r8",
-            "mov qword ptr [r9 + 16], r12",
-            "mov eax, 1",
-            "jmp 7f",
-            "9:",
-            "mov qword ptr [r9 + 24], r8",
-            "mov qword ptr [r9 + 40], r12",
-            "mov eax, 2",
-            "jmp 7f",
-            grid_move_more!("5", "3"),
-            grid_move_more!("15", "13"),
-            "7:",
-            in("r9") &raw mut state,
-            in("r11") &raw const MOVE_TABLES,
-            out("rax") status,
-            out("r8") _, out("r10") _, out("r12") _,
-        )
+                "mov r8, qword ptr [r9]",
+                "mov r10, qword ptr [r9 + 8]",
+                "mov r12, qword ptr [r9 + 16]",
+                "2:",
+                grid_move!($a, "8f", "5", "3"),
+                "add r8, 4",
+                "mov qword ptr [r9], r8",
+                "mov qword ptr [r9 + 16], r12",
+                "mov r8, qword ptr [r9 + 24]",
+                "mov r10, qword ptr [r9 + 32]",
+                "mov r12, qword ptr [r9 + 40]",
+                grid_move!($b, "9f", "15", "13"),
+                "add r8, 4",
+                "mov qword ptr [r9 + 24], r8",
+                "mov qword ptr [r9 + 40], r12",
+                "mov r8, qword ptr [r9]",
+                "mov r10, qword ptr [r9 + 8]",
+                "mov r12, qword ptr [r9 + 16]",
+                "cmp r8, qword ptr [r9 + 48]",
+                "jne 2b",
+                "xor eax, eax",
+                "jmp 7f",
+                "8:",
+                "mov qword ptr [r9], r8",
+                "mov qword ptr [r9 + 16], r12",
+                "mov eax, 1",
+                "jmp 7f",
+                "9:",
+                "mov qword ptr [r9 + 24], r8",
+                "mov qword ptr [r9 + 40], r12",
+                "mov eax, 2",
+                "jmp 7f",
+                grid_move_more!("5", "3"),
+                grid_move_more!("15", "13"),
+                "7:",
+                in("r9") &raw mut state,
+                in("r11") &raw const MOVE_TABLES,
+                out("rax") status,
+                out("r8") _, out("r10") _, out("r12") _,
+            )
         };
     }
     unsafe {
