@@ -326,7 +326,7 @@ impl Grid {
     ///
     /// # Errors
     /// [`SizeError`] unless both sides are in 1..=[`MAX_SIDE`]; the position is then unchanged.
-    #[inline]
+    #[inline(always)]
     pub fn reset(&mut self, rows: usize, cols: usize) -> Result<(), SizeError> {
         if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
             return Err(SizeError { rows, cols });
