@@ -410,6 +410,12 @@ struct MoveTables {
     square: [[u8; 256]; 256],
 }
 
+/// The Grundy table of [`MOVE_TABLES`], which is also [`crate::grid::grundy`]'s padded square.
+#[inline(always)]
+pub(crate) fn grundy_square() -> &'static [[u8; 256]; 256] {
+    &MOVE_TABLES.square
+}
+
 static MOVE_TABLES: MoveTables = {
     let mut t = MoveTables {
         lo: [0; 136],
