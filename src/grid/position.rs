@@ -164,8 +164,10 @@ pub struct Grid {
 /// hand-written move (`crate::simd`); the row words are at 0, low words then high words.
 pub(crate) const COL_WORDS_OFFSET: usize = std::mem::offset_of!(Grid, col_bits);
 /// See [`COL_WORDS_OFFSET`].
+#[cfg(target_arch = "x86_64")]
 pub(crate) const ROWS_OFFSET: usize = std::mem::offset_of!(Grid, rows);
 /// See [`COL_WORDS_OFFSET`].
+#[cfg(target_arch = "x86_64")]
 pub(crate) const COLS_OFFSET: usize = std::mem::offset_of!(Grid, cols);
 const _: () = assert!(
     std::mem::offset_of!(Grid, row_bits) == 0
@@ -436,6 +438,7 @@ impl Grid {
     /// The start of the grid, for the judge's hand-written move (`crate::simd`), which reads
     /// and writes the row and column words and reads the sides at the offsets above
     /// ([`COL_WORDS_OFFSET`]); and the value, which that move keeps up to date.
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn raw_parts(&mut self) -> (*mut u64, &mut u16) {
         ((&raw mut *self).cast::<u64>(), &mut self.value)
     }
