@@ -1,4 +1,5 @@
-//! Throughput of the grid judge (MB/s of judge input) and the time of the Grundy table.
+//! Throughput of the grid judge (MB/s of judge input), of `Grid::play` in whole random games
+//! (moves/s, what a program linking the library gets), and the time of the Grundy table.
 //!
 //! `cargo bench --bench grid`. Tables for N = 1024 and 2048 take seconds to minutes: they are
 //! timed once with the CLI (`bitgames grid-table --max N`), see BENCHMARKS.md.
@@ -7,10 +8,11 @@ mod common;
 
 use std::hint::black_box;
 
+use bitgames::grid::Grid;
 use bitgames::grid::grundy::Table;
-use bitgames::grid::judge::{Judge, generate};
+use bitgames::grid::judge::{Judge, generate, random_game};
 use bitgames::rng::Rng;
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn judge_throughput(c: &mut Criterion) {
     // 400 000 random partial games on grids up to 80 × 80 (about 200 MB).
@@ -18,6 +20,39 @@ fn judge_throughput(c: &mut Criterion) {
     let mut input = Vec::new();
     generate(&mut Rng::new(1), CASES as usize, 80, usize::MAX, &mut input);
     common::judge_throughput(c, "grid_judge", &Judge, &input, CASES);
+}
+
+/// Whole random games replayed through the library's `Grid::play`, the position reset between
+/// games; the games are drawn before timing.
+fn play_games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("grid_play");
+    for side in [20, 80] {
+        let mut rng = Rng::new(3);
+        let games: Vec<Vec<(usize, usize)>> = (0..200)
+            .map(|_| {
+                let mut moves = Vec::new();
+                random_game(&mut rng, side, side, &mut moves);
+                moves
+            })
+            .collect();
+        let total: usize = games.iter().map(Vec::len).sum();
+        group.throughput(Throughput::Elements(total as u64));
+        let mut grid = Grid::new(side, side).unwrap();
+        group.bench_function(format!("random_games_{side}x{side}"), |b| {
+            b.iter(|| {
+                let mut winning = 0;
+                for game in &games {
+                    grid.reset(side, side).unwrap();
+                    for &(row, col) in game {
+                        grid.play(row, col).unwrap();
+                        winning += usize::from(grid.is_winning());
+                    }
+                }
+                black_box(winning)
+            })
+        });
+    }
+    group.finish();
 }
 
 fn table(c: &mut Criterion) {
@@ -42,5 +77,5 @@ fn table(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, judge_throughput, table);
+criterion_group!(benches, judge_throughput, play_games, table);
 criterion_main!(benches);

@@ -292,8 +292,24 @@ pub fn generate(rng: &mut Rng, cases: usize, max_side: usize, max_moves: usize, 
     }
 }
 
-/// A whole game of uniformly random moves on the empty `rows` × `cols` grid, into `moves`.
-fn random_game(rng: &mut Rng, rows: usize, cols: usize, moves: &mut Vec<(usize, usize)>) {
+/// A whole game of uniformly random moves (each on a cell drawn uniformly from the permitted
+/// ones) on the empty `rows` × `cols` grid, into `moves` (cleared first; left empty for a size
+/// outside 1..=[`MAX_SIDE`]). For [`generate`] and the benchmarks.
+///
+/// ```
+/// use bitgames::grid::{Grid, judge::random_game};
+/// use bitgames::rng::Rng;
+///
+/// let mut moves = Vec::new();
+/// random_game(&mut Rng::new(7), 5, 6, &mut moves);
+/// let mut grid = Grid::new(5, 6)?;
+/// for &(row, col) in &moves {
+///     grid.play(row, col)?;
+/// }
+/// assert!(grid.rectangles().is_empty()); // no permitted cell is left: the game is over
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn random_game(rng: &mut Rng, rows: usize, cols: usize, moves: &mut Vec<(usize, usize)>) {
     moves.clear();
     let Ok(mut grid) = Grid::new(rows, cols) else {
         return;
