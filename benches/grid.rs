@@ -1,5 +1,6 @@
 //! Throughput of the grid judge (MB/s of judge input), of `Grid::play` in whole random games
-//! (moves/s, what a program linking the library gets), and the time of the Grundy table.
+//! (moves/s, what a program linking the library gets; and of `play_undoable` with `undo`), and
+//! the time of the Grundy table.
 //!
 //! `cargo bench --bench grid`. Tables for N = 1024 and 2048 take seconds to minutes: they are
 //! timed once with the CLI (`bitgames grid-table --max N`), see BENCHMARKS.md.
@@ -49,6 +50,23 @@ fn play_games(c: &mut Criterion) {
                     }
                 }
                 black_box(winning)
+            })
+        });
+        // The same moves played with `play_undoable`, then all taken back: a search's pair.
+        let mut undos = Vec::with_capacity(games.iter().map(Vec::len).max().unwrap_or(0));
+        group.bench_function(format!("play_and_undo_{side}x{side}"), |b| {
+            b.iter(|| {
+                for game in &games {
+                    grid.reset(side, side).unwrap();
+                    undos.clear();
+                    for &(row, col) in game {
+                        undos.push(grid.play_undoable(row, col).unwrap());
+                    }
+                    while let Some(undo) = undos.pop() {
+                        grid.undo(undo).unwrap();
+                    }
+                }
+                black_box(grid.grundy())
             })
         });
     }

@@ -31,4 +31,4 @@ pub mod judge;
 pub(crate) mod position;
 pub mod reference;
 
-pub use position::{Cell, Grid, MAX_SIDE, PlayError, Rect, SizeError};
+pub use position::{Cell, Grid, MAX_SIDE, PlayError, Rect, SizeError, Undo, UndoError};

@@ -72,6 +72,69 @@ impl fmt::Display for PlayError {
 
 impl std::error::Error for PlayError {}
 
+/// What [`Grid::play_undoable`] played, for [`Grid::undo`] to take back: the cell, the
+/// rectangle it cut, and the few words of the position that the move changed without a trace
+/// (small and `Copy`: a search keeps them on its own stack, no allocation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Undo {
+    /// The move, from 0.
+    x: u8,
+    y: u8,
+    /// The rectangle cut: first row and column, one past the last (from 0).
+    top: u8,
+    left: u8,
+    bottom: u8,
+    right: u8,
+    /// The Grundy value before the move and after it.
+    before: u16,
+    after: u16,
+    /// Moves played on the grid after this one ([`Grid`]'s counter).
+    moves: u32,
+    /// Column y + 1's words before the move: the move sets three of its bits, some of which
+    /// may have been set already.
+    column: [u64; 2],
+}
+
+impl Undo {
+    /// The cell the move was played on.
+    pub fn cell(&self) -> Cell {
+        Cell {
+            row: usize::from(self.x) + 1,
+            col: usize::from(self.y) + 1,
+        }
+    }
+
+    /// The rectangle the move cut (what [`Grid::play`] returns).
+    pub fn rect(&self) -> Rect {
+        Rect {
+            top: usize::from(self.top) + 1,
+            left: usize::from(self.left) + 1,
+            rows: usize::from(self.bottom - self.top),
+            cols: usize::from(self.right - self.left),
+        }
+    }
+}
+
+/// [`Grid::undo`] was given a move that is not the last one played on the grid; the position
+/// is unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UndoError {
+    /// The cell of the move that could not be taken back.
+    pub cell: Cell,
+}
+
+impl fmt::Display for UndoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the move at ({}, {}) is not the last one played on this grid",
+            self.cell.row, self.cell.col
+        )
+    }
+}
+
+impl std::error::Error for UndoError {}
+
 /// The cells `0..n` of a row or column as a mask (`n ≤ 128`).
 #[inline(always)]
 fn below(n: u32) -> u128 {
@@ -158,6 +221,9 @@ pub struct Grid {
     rows: usize,
     cols: usize,
     value: u16,
+    /// Moves played by [`Grid::play`] and [`Grid::play_undoable`] since the last reset, less
+    /// those taken back: what [`Grid::undo`] checks its move against.
+    moves: u32,
 }
 
 /// Byte offsets in a [`Grid`] of its column words and of its sides, for the judge's
@@ -234,38 +300,59 @@ impl Marker for Chunks {
     ) {
         words[0][x] |= span[0];
         words[1][x] |= span[1];
-        let (words, bit) = (&mut words[y / 64], 1 << (y % 64));
-        // FIRST[n]: the first n words of a chunk, as all-ones words.
-        static FIRST: [[u64; CHUNK]; CHUNK + 1] = {
-            let mut t = [[0; CHUNK]; CHUNK + 1];
-            let mut n = 0;
-            while n <= CHUNK {
-                let mut j = 0;
-                while j < n {
-                    t[n][j] = u64::MAX;
-                    j += 1;
-                }
-                n += 1;
+        by_chunks(
+            &mut words[y / 64],
+            from,
+            to,
+            |word, bit| *word |= bit,
+            1 << (y % 64),
+        );
+    }
+}
+
+/// Applies `op(word, bit & mask)` to the words `from..to` of `words` (`to` ≤ [`MAX_SIDE`]),
+/// `mask` being all ones there and zero past `to`: in whole [`CHUNK`]s of words, up to two
+/// past `from` whatever `to` (`op` must leave a word as it is for a zero bit).
+///
+/// Runs are short and of random length: the first two chunks take no branch (after the first
+/// moves of a game nearly every run fits them), where a word-by-word loop mispredicts its exit
+/// on nearly every move.
+#[inline(always)]
+fn by_chunks(
+    words: &mut [u64; LINE_WORDS],
+    from: usize,
+    to: usize,
+    op: impl Fn(&mut u64, u64),
+    bit: u64,
+) {
+    // FIRST[n]: the first n words of a chunk, as all-ones words.
+    static FIRST: [[u64; CHUNK]; CHUNK + 1] = {
+        let mut t = [[0; CHUNK]; CHUNK + 1];
+        let mut n = 0;
+        while n <= CHUNK {
+            let mut j = 0;
+            while j < n {
+                t[n][j] = u64::MAX;
+                j += 1;
             }
-            t
-        };
-        // The chunk of words from `i`, with the bit masked off from `to` on.
-        let mut mark = |i: usize| {
-            let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
-            let mask = &FIRST[to.saturating_sub(i).min(CHUNK)];
-            for (word, mask) in chunk.iter_mut().zip(mask) {
-                *word |= bit & mask;
-            }
-        };
-        // The first two chunks without a branch: after the first moves of a game nearly every
-        // run fits them, and a loop would mispredict its exit on most moves.
-        mark(from);
-        mark(from + CHUNK);
-        let mut i = from + 2 * CHUNK;
-        while i < to {
-            mark(i);
-            i += CHUNK;
+            n += 1;
         }
+        t
+    };
+    // The chunk of words from `i`, with the bit masked off from `to` on.
+    let mut step = |i: usize| {
+        let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
+        let mask = &FIRST[to.saturating_sub(i).min(CHUNK)];
+        for (word, mask) in chunk.iter_mut().zip(mask) {
+            op(word, bit & mask);
+        }
+    };
+    step(from);
+    step(from + CHUNK);
+    let mut i = from + 2 * CHUNK;
+    while i < to {
+        step(i);
+        i += CHUNK;
     }
 }
 
@@ -317,6 +404,7 @@ impl Grid {
             rows: 1,
             cols: 1,
             value: 0,
+            moves: 0,
             row_bits: Lines::FULL,
             col_bits: Lines::FULL,
         };
@@ -341,6 +429,7 @@ impl Grid {
         self.rows = rows;
         self.cols = cols;
         self.value = g(rows, cols);
+        self.moves = 0;
         Ok(())
     }
 
@@ -375,8 +464,97 @@ impl Grid {
         if row.wrapping_sub(1) >= self.rows || col.wrapping_sub(1) >= self.cols {
             return Err(PlayError::OffGrid(cell));
         }
-        self.cut(Chunks, row - 1, col - 1)
-            .ok_or(PlayError::Forbidden(cell))
+        match self.cut(Chunks, row - 1, col - 1) {
+            Some(rect) => {
+                self.moves = self.moves.wrapping_add(1);
+                Ok(rect)
+            }
+            None => Err(PlayError::Forbidden(cell)),
+        }
+    }
+
+    /// [`Grid::play`], returning what [`Grid::undo`] needs to take the move back.
+    ///
+    /// ```
+    /// use bitgames::grid::{Grid, Rect};
+    ///
+    /// let mut grid = Grid::new(4, 4)?;
+    /// let first = grid.play_undoable(2, 3)?;
+    /// let second = grid.play_undoable(4, 1)?;
+    /// // The lower left part left by the first move: rows 3 and 4, columns 1 and 2.
+    /// assert_eq!(second.rect(), Rect { top: 3, left: 1, rows: 2, cols: 2 });
+    /// assert!(grid.undo(first).is_err()); // not the last move: nothing changes
+    /// grid.undo(second)?;
+    /// grid.undo(first)?;
+    /// assert_eq!(grid.rectangles(), Grid::new(4, 4)?.rectangles());
+    /// assert!(!grid.is_winning()); // 4 × 4 is lost for the player to move
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Grid::play`]; the position is then unchanged.
+    #[inline]
+    pub fn play_undoable(&mut self, row: usize, col: usize) -> Result<Undo, PlayError> {
+        let cell = Cell { row, col };
+        if row.wrapping_sub(1) >= self.rows || col.wrapping_sub(1) >= self.cols {
+            return Err(PlayError::OffGrid(cell));
+        }
+        let (x, y) = (row - 1, col - 1);
+        let (before, column) = (self.value, self.col_bits.halves(y + 1));
+        let rect = self.cut(Chunks, x, y).ok_or(PlayError::Forbidden(cell))?;
+        self.moves = self.moves.wrapping_add(1);
+        // Sides are at most 128: every bound fits a byte.
+        Ok(Undo {
+            x: x as u8,
+            y: y as u8,
+            top: (rect.top - 1) as u8,
+            left: (rect.left - 1) as u8,
+            bottom: (rect.top - 1 + rect.rows) as u8,
+            right: (rect.left - 1 + rect.cols) as u8,
+            before,
+            after: self.value,
+            moves: self.moves,
+            column,
+        })
+    }
+
+    /// Takes back `undo`'s move, which must be the last one played on this grid (moves are
+    /// taken back in the reverse order of play), and returns its cell. O(1) but for the
+    /// move's vertical line, one bit operation per row, as in [`Grid::play`].
+    ///
+    /// # Errors
+    /// [`UndoError`] when `undo` is not the last move played (another move came after it, or
+    /// it was already taken back, or the grid was reset); the position is then unchanged. The
+    /// check compares the number of moves played and the Grundy value, so a move of another
+    /// grid that happens to agree on both is not caught.
+    pub fn undo(&mut self, undo: Undo) -> Result<Cell, UndoError> {
+        if undo.moves != self.moves || undo.after != self.value {
+            return Err(UndoError { cell: undo.cell() });
+        }
+        let (x, y) = (usize::from(undo.x), usize::from(undo.y));
+        let (top, bottom) = (usize::from(undo.top), usize::from(undo.bottom));
+        // Every cell of the cross was permitted before the move, so its bits were clear: in
+        // the rows (exact everywhere) and in the rectangle's left column (exact in its rows).
+        let span = below(u32::from(undo.right)) & !below(u32::from(undo.left));
+        self.row_bits.words[0][x] &= !(span as u64);
+        self.row_bits.words[1][x] &= !((span >> 64) as u64);
+        by_chunks(
+            &mut self.row_bits.words[y / 64],
+            top,
+            bottom,
+            |word, bit| *word &= !bit,
+            1 << (y % 64),
+        );
+        let cut = bit_before(undo.x as u32 + 1);
+        let left = usize::from(undo.left);
+        self.col_bits.words[0][left] &= !cut[0];
+        self.col_bits.words[1][left] &= !cut[1];
+        // Column y + 1 as it was.
+        self.col_bits.words[0][y + 1] = undo.column[0];
+        self.col_bits.words[1][y + 1] = undo.column[1];
+        self.value = undo.before;
+        self.moves = self.moves.wrapping_sub(1);
+        Ok(undo.cell())
     }
 
     /// Plays at the cell (`x`, `y`) counted from 0, which must be on the grid, and returns the
@@ -534,6 +712,131 @@ impl fmt::Debug for Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
+
+    /// Every word of the two grids (the padding included), their sides, value and move count.
+    fn assert_same(a: &Grid, b: &Grid) {
+        assert_eq!(a.row_bits.words, b.row_bits.words, "row words");
+        assert_eq!(a.col_bits.words, b.col_bits.words, "column words");
+        assert_eq!(
+            (a.rows, a.cols, a.value, a.moves),
+            (b.rows, b.cols, b.value, b.moves)
+        );
+    }
+
+    /// A uniformly random permitted cell, if any.
+    fn random_cell(grid: &Grid, rng: &mut Rng) -> Option<(usize, usize)> {
+        let rects = grid.rectangles();
+        let area: usize = rects.iter().map(|r| r.rows * r.cols).sum();
+        if area == 0 {
+            return None;
+        }
+        let mut k = rng.below(area as u32) as usize;
+        for r in rects {
+            if k < r.rows * r.cols {
+                return Some((r.top + k / r.cols, r.left + k % r.cols));
+            }
+            k -= r.rows * r.cols;
+        }
+        unreachable!("k is below the area")
+    }
+
+    #[test]
+    fn undo_restores_every_word() {
+        let mut rng = Rng::new(11);
+        for game in 0..300 {
+            // Small grids, the 64-column boundary and the largest ones.
+            let side = |rng: &mut Rng| match game % 3 {
+                0 => rng.range(1, 12),
+                1 => rng.range(60, 70),
+                _ => rng.range(100, MAX_SIDE as u32),
+            } as usize;
+            let (rows, cols) = (side(&mut rng), side(&mut rng));
+            let mut grid = Grid::new(rows, cols).unwrap();
+            let mut stack: Vec<(Undo, Grid)> = Vec::new();
+            for _ in 0..600 {
+                if !stack.is_empty() && rng.below(3) == 0 {
+                    let (undo, before) = stack.pop().unwrap();
+                    if let Some(&(older, _)) = stack.last() {
+                        // Not the last move: refused, nothing changed.
+                        let now = grid.clone();
+                        assert_eq!(grid.undo(older), Err(UndoError { cell: older.cell() }));
+                        assert_same(&grid, &now);
+                    }
+                    assert_eq!(grid.undo(undo), Ok(undo.cell()));
+                    assert_same(&grid, &before);
+                    // Taken back already: refused.
+                    assert!(grid.undo(undo).is_err());
+                    assert_same(&grid, &before);
+                } else {
+                    let Some((row, col)) = random_cell(&grid, &mut rng) else {
+                        break;
+                    };
+                    let before = grid.clone();
+                    let undo = grid.play_undoable(row, col).unwrap();
+                    let mut plain = before.clone();
+                    assert_eq!(plain.play(row, col), Ok(undo.rect()));
+                    assert_same(&grid, &plain);
+                    assert_eq!(undo.cell(), Cell { row, col });
+                    stack.push((undo, before));
+                }
+            }
+            // Back to the start, move by move.
+            while let Some((undo, before)) = stack.pop() {
+                grid.undo(undo).unwrap();
+                assert_same(&grid, &before);
+            }
+            assert_same(&grid, &Grid::new(rows, cols).unwrap());
+        }
+    }
+
+    #[test]
+    fn undo_refuses_an_earlier_move_even_when_the_value_agrees() {
+        // No single move keeps the Grundy value (it is the mex of its moves' values), but two
+        // can bring it back: then the move count tells the earlier move from the last one.
+        let mut rng = Rng::new(5);
+        let mut grid = Grid::new(20, 20).unwrap();
+        let mut checked = 0;
+        for _ in 0..100_000 {
+            let Some((row, col)) = random_cell(&grid, &mut rng) else {
+                grid.reset(20, 20).unwrap();
+                continue;
+            };
+            let earlier = grid.play_undoable(row, col).unwrap();
+            let mut later = Vec::new();
+            for _ in 0..2 {
+                if let Some((row, col)) = random_cell(&grid, &mut rng) {
+                    later.push(grid.play_undoable(row, col).unwrap());
+                }
+            }
+            if later.len() == 2 && grid.grundy() == earlier.after {
+                let now = grid.clone();
+                assert!(grid.undo(earlier).is_err());
+                assert_same(&grid, &now);
+                checked += 1;
+            }
+            while let Some(undo) = later.pop() {
+                grid.undo(undo).unwrap();
+            }
+        }
+        assert!(checked >= 20, "only {checked} cases");
+    }
+
+    #[test]
+    fn undo_refuses_moves_before_a_plain_move_or_a_reset() {
+        let mut grid = Grid::new(6, 7).unwrap();
+        let first = grid.play_undoable(2, 2).unwrap();
+        grid.play(5, 5).unwrap();
+        let now = grid.clone();
+        assert!(grid.undo(first).is_err());
+        assert_same(&grid, &now);
+        grid.reset(6, 7).unwrap();
+        assert!(grid.undo(first).is_err());
+        assert_same(&grid, &Grid::new(6, 7).unwrap());
+        let refused = grid.play_undoable(7, 1);
+        assert_eq!(refused, Err(PlayError::OffGrid(Cell { row: 7, col: 1 })));
+        assert_same(&grid, &Grid::new(6, 7).unwrap());
+    }
 
     #[test]
     fn masks_below() {
