@@ -280,10 +280,8 @@ pub(crate) trait Marker: Copy {
     );
 }
 
-/// The portable [`Marker`]: whole chunks of words with the bit masked off past `to`.
-///
-/// Runs are short and of random length: whole chunks take one or two predictable steps,
-/// where a word-by-word loop mispredicts its exit on nearly every move.
+/// The portable [`Marker`]: the vertical line by [`by_chunks`], whole chunks of words with the
+/// bit masked off past `to`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Chunks;
 
@@ -495,18 +493,14 @@ impl Grid {
     /// As [`Grid::play`]; the position is then unchanged.
     #[inline]
     pub fn play_undoable(&mut self, row: usize, col: usize) -> Result<Undo, PlayError> {
-        let cell = Cell { row, col };
-        if row.wrapping_sub(1) >= self.rows || col.wrapping_sub(1) >= self.cols {
-            return Err(PlayError::OffGrid(cell));
-        }
-        let (x, y) = (row - 1, col - 1);
-        let (before, column) = (self.value, self.col_bits.halves(y + 1));
-        let rect = self.cut(Chunks, x, y).ok_or(PlayError::Forbidden(cell))?;
-        self.moves = self.moves.wrapping_add(1);
+        // Column y + 1 (from 0) is column `col` (from 1); `min` only keeps an off-grid `col`,
+        // which `play` refuses, within the words.
+        let (before, column) = (self.value, self.col_bits.halves(col.min(MAX_SIDE)));
+        let rect = self.play(row, col)?;
         // Sides are at most 128: every bound fits a byte.
         Ok(Undo {
-            x: x as u8,
-            y: y as u8,
+            x: (row - 1) as u8,
+            y: (col - 1) as u8,
             top: (rect.top - 1) as u8,
             left: (rect.left - 1) as u8,
             bottom: (rect.top - 1 + rect.rows) as u8,
