@@ -314,24 +314,29 @@ pub fn random_game(rng: &mut Rng, rows: usize, cols: usize, moves: &mut Vec<(usi
     let Ok(mut grid) = Grid::new(rows, cols) else {
         return;
     };
-    loop {
-        let rects = grid.rectangles();
-        let area: usize = rects.iter().map(|r| r.rows * r.cols).sum();
-        if area == 0 {
-            return;
-        }
-        let mut k = rng.below(area as u32) as usize;
-        for r in rects {
-            if k < r.rows * r.cols {
-                let (x, y) = (r.top + k / r.cols, r.left + k % r.cols);
-                if grid.play(x, y).is_ok() {
-                    moves.push((x, y));
-                }
-                break;
-            }
-            k -= r.rows * r.cols;
+    while let Some((x, y)) = random_cell(&grid, rng) {
+        if grid.play(x, y).is_ok() {
+            moves.push((x, y));
         }
     }
+}
+
+/// A cell drawn uniformly from the permitted cells of `grid` (row and column from 1), or
+/// `None` when the game is over.
+pub(crate) fn random_cell(grid: &Grid, rng: &mut Rng) -> Option<(usize, usize)> {
+    let rects = grid.rectangles();
+    let area: usize = rects.iter().map(|r| r.rows * r.cols).sum();
+    if area == 0 {
+        return None;
+    }
+    let mut k = rng.below(area as u32) as usize;
+    for r in rects {
+        if k < r.rows * r.cols {
+            return Some((r.top + k / r.cols, r.left + k % r.cols));
+        }
+        k -= r.rows * r.cols;
+    }
+    unreachable!("k is below the area")
 }
 
 #[cfg(test)]

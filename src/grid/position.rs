@@ -706,6 +706,7 @@ impl fmt::Debug for Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::judge::random_cell;
     use crate::rng::Rng;
 
     /// Every word of the two grids (the padding included), their sides, value and move count.
@@ -716,23 +717,6 @@ mod tests {
             (a.rows, a.cols, a.value, a.moves),
             (b.rows, b.cols, b.value, b.moves)
         );
-    }
-
-    /// A uniformly random permitted cell, if any.
-    fn random_cell(grid: &Grid, rng: &mut Rng) -> Option<(usize, usize)> {
-        let rects = grid.rectangles();
-        let area: usize = rects.iter().map(|r| r.rows * r.cols).sum();
-        if area == 0 {
-            return None;
-        }
-        let mut k = rng.below(area as u32) as usize;
-        for r in rects {
-            if k < r.rows * r.cols {
-                return Some((r.top + k / r.cols, r.left + k % r.cols));
-            }
-            k -= r.rows * r.cols;
-        }
-        unreachable!("k is below the area")
     }
 
     #[test]
