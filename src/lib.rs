@@ -33,9 +33,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-#![forbid(unsafe_op_in_unsafe_fn)]
-#![warn(missing_docs)]
-
 pub mod grid;
 pub mod havannah;
 pub mod input;
