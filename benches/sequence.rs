@@ -13,7 +13,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 fn judge_throughput(c: &mut Criterion) {
     // 50 000 games on n = 7, every game recorded to the full board (about 70 MB).
     let mut input = Vec::new();
-    generate(&mut input, 50_000, 7, 1).unwrap();
+    generate(&mut input, &mut Rng::new(1), 50_000, 7).unwrap();
     common::judge_throughput(c, "sequence_judge", &Judge, &input, 50_000);
 }
 

@@ -19,7 +19,7 @@ fn mid_game() -> &'static mut Game {
     loop {
         let mut game = Game::new(7, 4).unwrap();
         while game.moves_played() < 40 && game.outcome().is_none() {
-            let (x, y) = (rng.range(1, 7) as u8, rng.range(1, 7) as u8);
+            let (x, y) = (rng.range(1, 7), rng.range(1, 7));
             let _ = game.play(x, y);
         }
         if game.outcome().is_none() && game.height(4, 4) < Some(7) {

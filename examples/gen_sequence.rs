@@ -13,8 +13,8 @@ fn main() -> io::Result<()> {
         })
         .collect();
     let datasets = args.first().copied().unwrap_or(1000) as usize;
-    let n = args.get(1).copied().unwrap_or(7) as u8;
-    let seed = args.get(2).copied().unwrap_or(1);
+    let n = args.get(1).copied().unwrap_or(7) as u32;
+    let mut rng = bitgames::rng::Rng::new(args.get(2).copied().unwrap_or(1));
     let mut out = BufWriter::new(io::stdout().lock());
-    bitgames::sequence::judge::generate(&mut out, datasets, n, seed)
+    bitgames::sequence::judge::generate(&mut out, &mut rng, datasets, n)
 }

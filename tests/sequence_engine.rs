@@ -3,28 +3,28 @@
 
 use bitgames::rng::Rng;
 use bitgames::sequence::reference::Board;
-use bitgames::sequence::{Color, Cube, DIRECTIONS, Game, Outcome, PlayError};
-use bitgames::simd::Backend;
+use bitgames::sequence::{Color, Cube, DIRECTIONS, Game, Outcome, Peg, PlayError};
 use proptest::prelude::*;
+
+mod common;
+use common::backends;
 
 /// Plays `pegs` (indices into the n×n pegs, full pegs skipped) on both engines, comparing after
 /// every ball; returns the fast game.
-fn play_both(n: u8, m: u8, pegs: &[u8]) -> Game {
+fn play_both(n: u32, m: u32, pegs: &[u32]) -> Game {
     let mut game = Game::new(n, m).unwrap();
-    let mut board = Board::new(n.into(), m.into());
+    let mut board = Board::new(n, m);
+    let backends = backends("play_both");
     for &i in pegs {
         let (x, y) = (i % n + 1, i / n % n + 1);
         let fast = game.play(x, y);
-        let slow = board.play(x.into(), y.into());
-        match (fast, slow) {
-            (Ok(a), Ok(b)) => assert_eq!(a, b, "move ({x}, {y})\n{game:?}"),
-            (Err(PlayError::PegFull { .. } | PlayError::GameOver), Err(())) => {}
-            (a, b) => panic!("fast {a:?} vs reference {b:?} at ({x}, {y})\n{game:?}"),
-        }
+        let slow = board.play(x, y);
+        // The same outcome, or the same error.
+        assert_eq!(fast, slow, "move ({x}, {y})\n{game:?}");
         assert_eq!(game.outcome(), board.outcome());
         for color in [Color::Black, Color::White] {
             let want = board.has_sequence(color);
-            for backend in Backend::ALL {
+            for &backend in &backends {
                 assert_eq!(
                     game.cube(color).has_line_on(backend, m),
                     want,
@@ -33,18 +33,18 @@ fn play_both(n: u8, m: u8, pegs: &[u8]) -> Game {
             }
         }
         for (x, y, z) in cells(n) {
-            assert_eq!(game.ball(x, y, z), board.ball(x.into(), y.into(), z.into()));
+            assert_eq!(game.ball(x, y, z), board.ball(x, y, z));
         }
     }
     game
 }
 
-fn cells(n: u8) -> impl Iterator<Item = (u8, u8, u8)> {
+fn cells(n: u32) -> impl Iterator<Item = (u32, u32, u32)> {
     (1..=n).flat_map(move |x| (1..=n).flat_map(move |y| (1..=n).map(move |z| (x, y, z))))
 }
 
-fn size() -> impl Strategy<Value = (u8, u8)> {
-    (3u8..=7).prop_flat_map(|n| (Just(n), 3u8..=n))
+fn size() -> impl Strategy<Value = (u32, u32)> {
+    (3u32..=7).prop_flat_map(|n| (Just(n), 3u32..=n))
 }
 
 proptest! {
@@ -54,7 +54,7 @@ proptest! {
     #[cfg_attr(miri, ignore)]
     fn fast_and_reference_agree_after_every_ball(
         (n, m) in size(),
-        pegs in proptest::collection::vec(0u8..49, 0..400),
+        pegs in proptest::collection::vec(0u32..49, 0..400),
     ) {
         play_both(n, m, &pegs);
     }
@@ -63,7 +63,7 @@ proptest! {
     #[cfg_attr(miri, ignore)]
     fn undo_restores_the_exact_state(
         (n, m) in size(),
-        pegs in proptest::collection::vec(0u8..49, 0..120),
+        pegs in proptest::collection::vec(0u32..49, 0..120),
         split in 0usize..120,
     ) {
         let split = split.min(pegs.len());
@@ -84,7 +84,7 @@ proptest! {
 
 /// The directions (indices into [`DIRECTIONS`]) in which the ball at `(x, y, z)` lies on a run
 /// of at least m balls of its colour, counted by walking the reference board.
-fn winning_directions(board: &Board, m: usize, (x, y, z): (usize, usize, usize)) -> Vec<usize> {
+fn winning_directions(board: &Board, m: u32, (x, y, z): (u32, u32, u32)) -> Vec<usize> {
     let color = board.ball(x, y, z);
     let mut found = Vec::new();
     for (d, &(dx, dy, dz)) in DIRECTIONS.iter().enumerate() {
@@ -98,7 +98,7 @@ fn winning_directions(board: &Board, m: usize, (x, y, z): (usize, usize, usize))
                 if a < 1 || b < 1 || c < 1 {
                     break;
                 }
-                if board.ball(a as usize, b as usize, c as usize) != color {
+                if board.ball(a as u32, b as u32, c as u32) != color {
                     break;
                 }
                 run += 1;
@@ -117,19 +117,17 @@ fn random_games_win_in_all_13_directions_and_agree() {
     let mut rng = Rng::new(2026);
     let mut seen = [0u32; 13];
     for round in 0..4000 {
-        let n = 4 + (round % 4) as u8;
-        let m = 3 + (round / 4 % 2) as u8;
+        let n = 4 + round % 4;
+        let m = 3 + round / 4 % 2;
         let mut game = Game::new(n, m).unwrap();
-        let mut board = Board::new(n.into(), m.into());
+        let mut board = Board::new(n, m);
         while game.outcome().is_none() {
-            let (x, y) = (rng.range(1, n.into()) as u8, rng.range(1, n.into()) as u8);
+            let (x, y) = (rng.range(1, n), rng.range(1, n));
             let fast = game.play(x, y);
-            let slow = board.play(x.into(), y.into());
-            assert_eq!(fast.is_ok(), slow.is_ok());
-            assert_eq!(fast.ok(), slow.ok());
+            assert_eq!(fast, board.play(x, y));
             if let Ok(Some(Outcome::Win { .. })) = fast {
                 let z = game.height(x, y).unwrap();
-                for d in winning_directions(&board, m.into(), (x.into(), y.into(), z.into())) {
+                for d in winning_directions(&board, m, (x, y, z)) {
                     seen[d] += 1;
                 }
             }
@@ -152,7 +150,7 @@ fn a_ball_joining_two_runs_makes_a_longer_run_and_wins() {
             white[k / 2]
         };
         let fast = game.play(x, y).unwrap();
-        assert_eq!(Ok(fast), board.play(x.into(), y.into()));
+        assert_eq!(Ok(fast), board.play(x, y));
         if k < 8 {
             assert_eq!(fast, None, "no sequence before move {}", k + 1);
         } else {
@@ -188,7 +186,7 @@ fn playouts_equal_their_moves_played_one_by_one() {
                 );
                 // Sometimes start from a few moves played by hand.
                 for _ in 0..round % 4 {
-                    let (x, y) = (rng.range(1, n.into()) as u8, rng.range(1, n.into()) as u8);
+                    let (x, y) = (rng.range(1, n), rng.range(1, n));
                     let _ = game.play(x, y);
                 }
                 let outcome = game.playout(&mut rng);
@@ -199,12 +197,12 @@ fn playouts_equal_their_moves_played_one_by_one() {
                     "a decided game stays decided"
                 );
                 let mut replay = Game::new(n, m).unwrap();
-                let mut board = Board::new(n.into(), m.into());
-                for (x, y) in game.history() {
-                    replay.play(x, y).unwrap();
+                let mut board = Board::new(n, m);
+                for peg in game.history() {
+                    replay.play(peg.x, peg.y).unwrap();
                     // The reference's full scans are too slow under Miri.
                     if !cfg!(miri) {
-                        board.play(x.into(), y.into()).unwrap();
+                        board.play(peg.x, peg.y).unwrap();
                     }
                 }
                 assert!(replay == game, "n {n} m {m} round {round}\n{game:?}");
@@ -228,7 +226,7 @@ fn simd_and_portable_playouts_agree() {
             for round in 0..rounds {
                 let mut simd = Game::new(n, m).unwrap();
                 for _ in 0..round % 3 {
-                    let (x, y) = (rng.range(1, n.into()) as u8, rng.range(1, n.into()) as u8);
+                    let (x, y) = (rng.range(1, n), rng.range(1, n));
                     let _ = simd.play(x, y);
                 }
                 let mut portable = simd.clone();
@@ -266,8 +264,8 @@ fn playouts_choose_uniformly_among_the_open_pegs() {
         for _ in 0..30_000 {
             let mut game = Game::new(7, m).unwrap();
             game.playout(&mut rng);
-            for (k, (x, y)) in game.history().take(4).enumerate() {
-                counts[k][usize::from(x - 1 + 7 * (y - 1))] += 1;
+            for (k, peg) in game.history().take(4).enumerate() {
+                counts[k][(peg.x - 1 + 7 * (peg.y - 1)) as usize] += 1;
             }
         }
         for (k, counts) in counts.iter().enumerate() {
@@ -281,22 +279,22 @@ fn playouts_choose_uniformly_among_the_open_pegs() {
         }
     }
     // Fill the first `full` pegs (x-major) at random, taking back any ball that makes 7 in a row.
-    for (full, bound) in [(30, 62.7), (45, 32.8)] {
+    for (full, bound) in [(30u32, 62.7), (45, 32.8)] {
         let mut start = Game::new(7, 7).unwrap();
         let mut fill = Rng::new(u64::from(full));
         for _ in 0..100_000 {
-            let i = fill.below(full.into()) as u8;
+            let i = fill.below(full);
             if let Ok(Some(_)) = start.play(i % 7 + 1, i / 7 + 1) {
                 start.undo();
             }
         }
-        assert_eq!(start.moves_played(), 7 * u32::from(full));
-        let mut counts = vec![0u32; 49 - usize::from(full)];
+        assert_eq!(start.moves_played(), 7 * full);
+        let mut counts = vec![0u32; 49 - full as usize];
         for _ in 0..20_000 {
             let mut game = start.clone();
             game.playout(&mut rng);
-            let (x, y) = game.history().nth(7 * usize::from(full)).unwrap();
-            counts[usize::from(x - 1 + 7 * (y - 1) - full)] += 1;
+            let peg = game.history().nth(7 * full as usize).unwrap();
+            counts[(peg.x - 1 + 7 * (peg.y - 1) - full) as usize] += 1;
         }
         assert!(chi_square(&counts) < bound, "{full} full pegs: {counts:?}");
     }
@@ -311,7 +309,7 @@ fn full_board_draws_and_wins_by_the_last_ball() {
     for _ in 0..40_000 {
         let mut game = Game::new(6, 6).unwrap();
         let outcome = game.playout(&mut rng);
-        let history: Vec<(u8, u8)> = game.history().collect();
+        let history: Vec<Peg> = game.history().collect();
         let last = history.len() == 216;
         let interesting = match outcome {
             Outcome::Draw => last,
@@ -323,8 +321,8 @@ fn full_board_draws_and_wins_by_the_last_ball() {
         // Replay on the reference: the same outcome at the same move.
         let mut board = Board::new(6, 6);
         let mut result = None;
-        for &(x, y) in &history {
-            result = board.play(x.into(), y.into()).unwrap();
+        for peg in &history {
+            result = board.play(peg.x, peg.y).unwrap();
         }
         assert_eq!(result, Some(outcome));
         match outcome {
@@ -342,10 +340,11 @@ fn full_board_draws_and_wins_by_the_last_ball() {
 #[test]
 fn every_line_of_every_length_is_found_by_every_backend() {
     for (d, &(dx, dy, dz)) in DIRECTIONS.iter().enumerate() {
-        for m in 2u8..=7 {
+        let backends = backends("every_line_of_every_length_is_found_by_every_backend");
+        for m in 2u32..=7 {
             for (x, y, z) in cells(7) {
-                let (x, y, z) = (i32::from(x) - 1, i32::from(y) - 1, i32::from(z) - 1);
-                let line: Vec<(i32, i32, i32)> = (0..i32::from(m))
+                let (x, y, z) = (x as i32 - 1, y as i32 - 1, z as i32 - 1);
+                let line: Vec<(i32, i32, i32)> = (0..m as i32)
                     .map(|k| {
                         (
                             x + k * i32::from(dx),
@@ -360,11 +359,11 @@ fn every_line_of_every_length_is_found_by_every_backend() {
                     continue;
                 }
                 let cube = line.iter().fold(Cube::EMPTY, |c, &(a, b, z)| {
-                    c.with(a as u8, b as u8, z as u8)
+                    c.with(a as u32, b as u32, z as u32)
                 });
                 let (a, b, c) = line[1];
-                let broken = cube.without(a as u8, b as u8, c as u8);
-                for backend in Backend::ALL {
+                let broken = cube.without(a as u32, b as u32, c as u32);
+                for &backend in &backends {
                     assert!(
                         cube.has_line_on(backend, m),
                         "{backend:?} d={d} m={m}\n{cube:?}"
@@ -384,9 +383,23 @@ fn errors_leave_the_game_unchanged() {
         game.play(2, 2).unwrap();
     }
     let before = game.clone();
-    assert_eq!(game.play(2, 2), Err(PlayError::PegFull { x: 2, y: 2 }));
-    assert_eq!(game.play(0, 1), Err(PlayError::OffBoard { x: 0, y: 1 }));
-    assert_eq!(game.play(1, 4), Err(PlayError::OffBoard { x: 1, y: 4 }));
+    assert_eq!(
+        game.play(2, 2),
+        Err(PlayError::PegFull {
+            peg: Peg::new(2, 2)
+        })
+    );
+    assert_eq!(
+        game.play(0, 1),
+        Err(PlayError::OffBoard {
+            peg: Peg::new(0, 1),
+            n: 3
+        })
+    );
+    assert_eq!(
+        game.play(1, 4).unwrap_err().to_string(),
+        "peg (1, 4) is not on the board: x and y must be in 1..=3"
+    );
     assert!(game == before);
     assert_eq!(game.legal_moves().count(), 8);
     assert!(Game::new(8, 3).is_err());
@@ -398,12 +411,10 @@ fn errors_leave_the_game_unchanged() {
 #[cfg_attr(miri, ignore)]
 fn every_judge_size_agrees_with_the_reference() {
     let mut rng = Rng::new(99);
-    for n in 3u8..=7 {
-        for m in 3u8..=n {
+    for n in 3u32..=7 {
+        for m in 3u32..=n {
             for _ in 0..12 {
-                let pegs: Vec<u8> = (0..u32::from(n).pow(3) + 20)
-                    .map(|_| rng.below(u32::from(n * n)) as u8)
-                    .collect();
+                let pegs: Vec<u32> = (0..n.pow(3) + 20).map(|_| rng.below(n * n)).collect();
                 play_both(n, m, &pegs);
             }
         }

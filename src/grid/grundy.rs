@@ -476,20 +476,12 @@ pub(crate) const fn padded_square() -> [[u8; PADDED]; PADDED] {
 /// grid's sides) comes into the cache, and with rows 256 bytes apart that is about as many
 /// cache lines as the 129-byte rows take.
 ///
-/// On x86-64 it is the copy in the grid judge's move tables (`simd::x86`), which the
-/// hand-written move reads at a fixed offset from its other tables: one table in the binary,
-/// not two.
+/// (The grid judge's hand-written move on x86-64 keeps its own copy, built by
+/// [`padded_square`] too, beside its other tables: it reaches them all from one register.)
 #[inline(always)]
 pub(crate) fn square() -> &'static [[u8; PADDED]; PADDED] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        crate::simd::x86::grundy_square()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        static SQUARE: [[u8; PADDED]; PADDED] = padded_square();
-        &SQUARE
-    }
+    static SQUARE: [[u8; PADDED]; PADDED] = padded_square();
+    &SQUARE
 }
 
 /// The table up to [`SHARED_MAX`], shared (converted from the embedded bytes on first use).

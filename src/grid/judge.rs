@@ -131,7 +131,7 @@ impl Format for Judge {
         answers: &mut Vec<Outcome>,
     ) -> usize {
         let stop = stop_at.saturating_sub(sc.pos());
-        let (judged, used) = crate::simd::grid_batch(
+        let (judged, used) = super::batch::run_best(
             crate::simd::Backend::detect(),
             &mut scratch.grid,
             &mut scratch.work,

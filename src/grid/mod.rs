@@ -22,7 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-// The judge's fast path runs on x86-64 with AVX-512 only (`crate::simd::grid_batch`); on other
+// The judge's fast path runs on x86-64 with AVX-512 only (`batch::run_best`); on other
 // CPUs the module is still compiled, as the specification its tests check.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) mod batch;

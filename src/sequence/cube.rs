@@ -9,7 +9,7 @@ use std::fmt;
 use crate::simd::{self, Backend};
 
 /// The largest board side the packed layout supports.
-pub const MAX_N: u8 = 7;
+pub const MAX_N: u32 = 7;
 
 /// The 13 line directions `(dx, dy, dz)`, each oriented so that its bit stride is positive.
 pub const DIRECTIONS: [(i8, i8, i8); 13] = [
@@ -42,8 +42,8 @@ pub const STRIDES: [u32; 13] = {
 
 /// The bit of cell `(x, y, z)`, coordinates from 0.
 #[inline(always)]
-pub const fn bit(x: u8, y: u8, z: u8) -> u16 {
-    x as u16 | (y as u16) << 3 | (z as u16) << 6
+pub const fn bit(x: u32, y: u32, z: u32) -> u16 {
+    ((x & 7) | (y & 7) << 3 | (z & 7) << 6) as u16
 }
 
 /// A set of cells of the 8×8×8 box: 512 bits in eight words, one word per layer z.
@@ -63,7 +63,7 @@ impl Cube {
     pub const EMPTY: Cube = Cube([0; 8]);
 
     /// Every cell of a board of side `n` (≤ 8).
-    pub const fn full(n: u8) -> Cube {
+    pub const fn full(n: u32) -> Cube {
         let mut c = Cube::EMPTY;
         let mut z = 0;
         while z < n {
@@ -83,7 +83,7 @@ impl Cube {
 
     /// Is cell `(x, y, z)` (from 0, each < 8) in the set?
     #[inline]
-    pub const fn contains(self, x: u8, y: u8, z: u8) -> bool {
+    pub const fn contains(self, x: u32, y: u32, z: u32) -> bool {
         let b = bit(x, y, z);
         self.0[(b >> 6) as usize] >> (b & 63) & 1 == 1
     }
@@ -91,7 +91,7 @@ impl Cube {
     /// The set with cell `(x, y, z)` (from 0, each < 8) added.
     #[inline]
     #[must_use]
-    pub const fn with(mut self, x: u8, y: u8, z: u8) -> Cube {
+    pub const fn with(mut self, x: u32, y: u32, z: u32) -> Cube {
         let b = bit(x, y, z);
         self.0[(b >> 6) as usize] |= 1 << (b & 63);
         self
@@ -100,7 +100,7 @@ impl Cube {
     /// The set with cell `(x, y, z)` (from 0, each < 8) removed.
     #[inline]
     #[must_use]
-    pub const fn without(mut self, x: u8, y: u8, z: u8) -> Cube {
+    pub const fn without(mut self, x: u32, y: u32, z: u32) -> Cube {
         let b = bit(x, y, z);
         self.0[(b >> 6) as usize] &= !(1 << (b & 63));
         self
@@ -134,16 +134,16 @@ impl Cube {
     /// assert!(diagonal.has_line(3));
     /// assert!(!diagonal.has_line(4));
     /// ```
-    pub fn has_line(self, m: u8) -> bool {
+    pub fn has_line(self, m: u32) -> bool {
         self.has_line_on(Backend::detect(), m)
     }
 
     /// [`Cube::has_line`] on a chosen back end (portable when `backend` is not available).
-    pub fn has_line_on(self, backend: Backend, m: u8) -> bool {
+    pub fn has_line_on(self, backend: Backend, m: u32) -> bool {
         match m {
             0 => true,
             1 => !self.is_empty(),
-            _ => simd::has_run_on(backend, &self.0, &STRIDES, u32::from(m)),
+            _ => simd::has_run_on(backend, &self.0, &STRIDES, m),
         }
     }
 }

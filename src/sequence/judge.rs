@@ -14,9 +14,9 @@
 //! # Ok::<(), bitgames::JudgeError>(())
 //! ```
 
-use std::io::Write;
+use std::io::{self, Write};
 
-use super::{Game, MAX_N, Outcome, PlayError};
+use super::{Game, MAX_N, Outcome, Peg, PlayError};
 use crate::input::{Problem, Scanner, Stop, is_space};
 use crate::judge::Format;
 use crate::rng::Rng;
@@ -76,9 +76,9 @@ impl Format for Judge {
         }
         let m = sc.uint_in("m", 3, n)?;
         let p = sc.uint_in("p", 1, n * n * n)?;
-        let (n, m) = (n as u8, m as u8);
+        let (n, m) = (n as u32, m as u32);
         let game = &mut scratch.0;
-        game.restart(n, m)
+        game.resize(n, m)
             .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?;
         let mut k = 0;
         while k < p {
@@ -127,7 +127,7 @@ impl Format for Judge {
 
 /// Reads one move; returns the peg and the offset of its x token.
 #[inline(always)]
-fn read_move(sc: &mut Scanner<'_>, n: u8) -> Result<(u8, u8, usize), Stop> {
+fn read_move(sc: &mut Scanner<'_>, n: u32) -> Result<(u32, u32, usize), Stop> {
     // Fast path for the usual layout, a line `x y` of two digits: the five bytes
     // "\nX Y\n" checked at once in one word. Anything else takes the general path.
     if let Some(word) = sc.remaining().first_chunk::<8>() {
@@ -135,34 +135,44 @@ fn read_move(sc: &mut Scanner<'_>, n: u8) -> Result<(u8, u8, usize), Stop> {
         if w & 0xff_00ff_00ff == 0x0a_0020_000a {
             let x = (w >> 8) as u8;
             let y = (w >> 24) as u8;
-            let (x, y) = (x.wrapping_sub(b'0'), y.wrapping_sub(b'0'));
+            let (x, y) = (
+                u32::from(x.wrapping_sub(b'0')),
+                u32::from(y.wrapping_sub(b'0')),
+            );
             if x.wrapping_sub(1) < n && y.wrapping_sub(1) < n {
                 sc.consume(4);
                 return Ok((x, y, sc.token_start() + 1));
             }
         }
     }
-    let x = sc.uint_in("x", 1, u64::from(n))? as u8;
+    let x = sc.uint_in("x", 1, u64::from(n))? as u32;
     let at = sc.token_start();
-    let y = sc.uint_in("y", 1, u64::from(n))? as u8;
+    let y = sc.uint_in("y", 1, u64::from(n))? as u32;
     Ok((x, y, at))
 }
 
 /// Reads and checks the `left` moves after the deciding move: pegs on the board, none overfull.
 fn skip_moves(sc: &mut Scanner<'_>, game: &Game, left: u64) -> Result<(), Stop> {
     let n = game.n();
-    let mut heights = [0u8; 64];
+    let mut heights = [0u32; 64];
     for y in 1..=n {
         for x in 1..=n {
-            heights[usize::from(x) | usize::from(y) << 3] = game.height(x, y).unwrap_or(0);
+            heights[(x | y << 3) as usize & 63] = game.height(x, y).unwrap_or(0);
         }
     }
     let first = u64::from(game.moves_played()) + 1;
     for k in first..first + left {
         let (x, y, at) = read_move(sc, n)?;
-        let h = &mut heights[usize::from(x) | usize::from(y) << 3];
+        let h = &mut heights[(x | y << 3) as usize & 63];
         if *h == n {
-            return Err(full_peg(at, k, PlayError::PegFull { x, y }, n));
+            return Err(full_peg(
+                at,
+                k,
+                PlayError::PegFull {
+                    peg: Peg::new(x, y),
+                },
+                n,
+            ));
         }
         *h += 1;
     }
@@ -170,7 +180,7 @@ fn skip_moves(sc: &mut Scanner<'_>, game: &Game, left: u64) -> Result<(), Stop> 
 }
 
 #[cold]
-fn full_peg(at: usize, k: u64, e: PlayError, n: u8) -> Stop {
+fn full_peg(at: usize, k: u64, e: PlayError, n: u32) -> Stop {
     Stop::bad(
         at,
         Problem::Rule(format!("move {k}: {e}, it already holds n = {n} balls")),
@@ -186,19 +196,18 @@ fn full_peg(at: usize, k: u64, e: PlayError, n: u8) -> Stop {
 ///
 /// # Panics
 /// When `n` is outside `3..=7`.
-pub fn generate(out: &mut impl Write, datasets: usize, n: u8, seed: u64) -> std::io::Result<()> {
+pub fn generate(out: &mut impl Write, rng: &mut Rng, datasets: usize, n: u32) -> io::Result<()> {
     assert!((3..=MAX_N).contains(&n), "n = {n} is outside 3..=7");
-    let mut rng = Rng::new(seed);
     let mut text = Vec::with_capacity(1 << 16);
-    let mut pegs: Vec<(u8, u8)> = Vec::new();
+    let mut pegs: Vec<(u32, u32)> = Vec::new();
     for _ in 0..datasets {
-        let m = rng.range(3, u32::from(n));
-        let p = u32::from(n).pow(3);
+        let m = rng.range(3, n);
+        let p = n.pow(3);
         writeln!(text, "{n} {m} {p}")?;
         pegs.clear();
         for x in 1..=n {
             for y in 1..=n {
-                pegs.extend(std::iter::repeat_n((x, y), usize::from(n)));
+                pegs.extend(std::iter::repeat_n((x, y), n as usize));
             }
         }
         rng.shuffle(&mut pegs);

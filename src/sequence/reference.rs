@@ -3,7 +3,7 @@
 //! eye against `spec/sequence.md`. The fast [`Game`](super::Game) is trusted only as far as it
 //! agrees with this.
 
-use super::{Color, Outcome};
+use super::{Color, Outcome, Peg, PlayError};
 
 /// The 13 directions of the spec, as written there.
 const DIRECTIONS: [(i32, i32, i32); 13] = [
@@ -25,8 +25,8 @@ const DIRECTIONS: [(i32, i32, i32); 13] = [
 /// A board of any side n ≥ 1 (not limited to 7), balls in `cells[x][y][z]` from 0.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
-    n: usize,
-    m: usize,
+    n: u32,
+    m: u32,
     cells: Vec<Vec<Vec<Option<Color>>>>,
     moves: u32,
     outcome: Option<Outcome>,
@@ -34,22 +34,23 @@ pub struct Board {
 
 impl Board {
     /// An empty n×n×n board where m in a row wins.
-    pub fn new(n: usize, m: usize) -> Board {
+    pub fn new(n: u32, m: u32) -> Board {
+        let side = n as usize;
         Board {
             n,
             m,
-            cells: vec![vec![vec![None; n]; n]; n],
+            cells: vec![vec![vec![None; side]; side]; side],
             moves: 0,
             outcome: None,
         }
     }
 
     /// The ball at `(x, y, z)`, coordinates from 1; `None` when empty or off the board.
-    pub fn ball(&self, x: usize, y: usize, z: usize) -> Option<Color> {
+    pub fn ball(&self, x: u32, y: u32, z: u32) -> Option<Color> {
         if x == 0 || y == 0 || z == 0 || x > self.n || y > self.n || z > self.n {
             return None;
         }
-        self.cells[x - 1][y - 1][z - 1]
+        self.cells[x as usize - 1][y as usize - 1][z as usize - 1]
     }
 
     /// The outcome so far.
@@ -57,27 +58,33 @@ impl Board {
         self.outcome
     }
 
-    /// Drops a ball of the player to move on peg `(x, y)` (from 1). Returns `Err(())` and
-    /// changes nothing for a peg off the board, a full peg or a decided game; otherwise the
-    /// outcome when this ball decides the game.
-    #[allow(clippy::result_unit_err)]
-    pub fn play(&mut self, x: usize, y: usize) -> Result<Option<Outcome>, ()> {
-        if self.outcome.is_some() || x == 0 || y == 0 || x > self.n || y > self.n {
-            return Err(());
+    /// Drops a ball of the player to move on peg `(x, y)` (from 1): the outcome when this
+    /// ball decides the game.
+    ///
+    /// # Errors
+    /// [`PlayError`], the engine's, for a decided game, a peg off the board or a full peg (in
+    /// that order of precedence); the board is then unchanged.
+    pub fn play(&mut self, x: u32, y: u32) -> Result<Option<Outcome>, PlayError> {
+        let peg = Peg::new(x, y);
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
         }
-        let peg = &mut self.cells[x - 1][y - 1];
-        let Some(z) = peg.iter().position(|c| c.is_none()) else {
-            return Err(());
+        if x == 0 || y == 0 || x > self.n || y > self.n {
+            return Err(PlayError::OffBoard { peg, n: self.n });
+        }
+        let balls = &mut self.cells[x as usize - 1][y as usize - 1];
+        let Some(z) = balls.iter().position(|c| c.is_none()) else {
+            return Err(PlayError::PegFull { peg });
         };
         self.moves += 1;
         let color = Color::of_move(self.moves);
-        peg[z] = Some(color);
+        balls[z] = Some(color);
         if self.has_sequence(color) {
             self.outcome = Some(Outcome::Win {
                 color,
                 at: self.moves,
             });
-        } else if self.moves as usize == self.n * self.n * self.n {
+        } else if self.moves == self.n * self.n * self.n {
             self.outcome = Some(Outcome::Draw);
         }
         Ok(self.outcome)
@@ -142,7 +149,7 @@ pub fn judge(input: &[u8]) -> Result<Vec<String>, Vec<String>> {
         if !(3..=7).contains(&n) || !(3..=n).contains(&m) || !(1..=n * n * n).contains(&p) {
             return Err(answers);
         }
-        let mut board = Board::new(n as usize, m as usize);
+        let mut board = Board::new(n as u32, m as u32);
         let mut heights = vec![0u64; (n * n) as usize];
         let mut outcome = None;
         for _ in 0..p {
@@ -159,7 +166,7 @@ pub fn judge(input: &[u8]) -> Result<Vec<String>, Vec<String>> {
             *h += 1;
             if outcome.is_none() {
                 outcome = board
-                    .play(x as usize, y as usize)
+                    .play(x as u32, y as u32)
                     .expect("checked move on an undecided board");
             }
         }

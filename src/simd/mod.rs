@@ -1,4 +1,7 @@
-//! The only place with target-specific code: 512-bit vectors for the cube detector.
+//! Game-agnostic SIMD: the run-time choice of back end ([`Backend`]), the 512-bit vectors the
+//! cube detector is written over, byte counting, and (in `x86`) the tokens that prove a CPU
+//! feature. Knows no game: a game's own kernels live in that game's folder and enter their
+//! `#[target_feature]` code through these tokens.
 //!
 //! Following memchr's pattern, the algorithm is written once, generic over the internal
 //! `Vector` trait, and compiled for each back end:
@@ -131,13 +134,6 @@ impl Backend {
     }
 }
 
-/// Does the CPU have SSE4.1, and may SIMD be used ([`Backend::detect`] is not portable)? For
-/// the sequence playout's line-byte gather.
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn sse41() -> bool {
-    Backend::detect() != Backend::Portable && is_x86_feature_detected!("sse4.1")
-}
-
 /// Does `board` hold a run of at least `m` (≥ 2) set bits spaced `stride` apart, for any of
 /// `strides`? Written once for every back end: per stride, doubling shift-and chains
 /// (`r = b & b >> s` has runs of 2, `r & r >> 2s` runs of 4, ...).
@@ -177,29 +173,6 @@ pub(crate) fn has_run_on(backend: Backend, words: &[u64; 8], strides: &[u32], m:
     }
     let _ = backend;
     has_run(Portable::load(words), strides, m)
-}
-
-/// The grid judge's fast path ([`crate::grid`]'s `batch::run`) when `backend` is AVX-512 and
-/// the CPU also has VBMI, VBMI2, BMI2 and LZCNT; elsewhere it judges nothing and the scanner
-/// reads every case (the portable tokenizer, byte by byte, is slower than the scanner's own
-/// fast path; it serves the tests, as the specification of the AVX-512 one).
-pub(crate) fn grid_batch(
-    backend: Backend,
-    grid: &mut crate::grid::Grid,
-    work: &mut crate::grid::batch::Work,
-    bytes: &[u8],
-    stop: usize,
-    limit: usize,
-    answers: &mut Vec<crate::grid::judge::Outcome>,
-) -> (usize, usize) {
-    #[cfg(target_arch = "x86_64")]
-    if backend == Backend::Avx512
-        && let Some(k) = x86::GridAvx512::new()
-    {
-        return k.batch(grid, work, bytes, stop, limit, answers);
-    }
-    let _ = (backend, grid, work, bytes, stop, limit, answers);
-    (0, 0)
 }
 
 /// Occurrences of `needle` in `haystack`, on the best of `backend` and the back ends below it

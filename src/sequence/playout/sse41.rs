@@ -4,12 +4,45 @@
 
 use std::arch::x86_64::*;
 
-use super::cube::{LINES, SLOTS};
+use super::{Recorder, run};
+use crate::rng::Rng;
+use crate::sequence::cube::{LINES, SLOTS};
+use crate::sequence::{Game, Outcome};
+use crate::simd::x86::Sse41;
+
+/// [`Game::playout`] with the balls recorded on SSE4.1, the whole loop compiled for it.
+pub(super) fn playout(game: &mut Game, rng: &mut Rng, sse: Sse41) -> Outcome {
+    // SAFETY: `sse` exists, so the CPU has SSE4.1.
+    unsafe { playout_sse41(game, rng, sse) }
+}
+
+#[target_feature(enable = "sse4.1")]
+fn playout_sse41(game: &mut Game, rng: &mut Rng, sse: Sse41) -> Outcome {
+    run(game, rng, SseRecorder(sse))
+}
+
+/// The SSE4.1 [`Recorder`]: holding one proves the CPU has SSE4.1.
+#[derive(Debug, Clone, Copy)]
+struct SseRecorder(Sse41);
+
+impl Recorder for SseRecorder {
+    #[inline(always)]
+    fn mark<const CHECK: bool>(
+        self,
+        lines: &mut [u8; SLOTS],
+        b: usize,
+        _: &[u8; 256],
+        steps: &RunSteps,
+    ) -> bool {
+        // SAFETY: `self.0` exists, so the CPU has SSE4.1.
+        unsafe { mark::<CHECK>(lines, b, steps) }
+    }
+}
 
 /// The run test for one m: three doubling steps `t &= (t >> k) & (0xff >> k)` per byte, after
 /// which a byte is non-zero exactly when it held m consecutive set bits.
 #[repr(C, align(16))]
-pub(super) struct RunSteps {
+pub(crate) struct RunSteps {
     /// The shift `k` of each step (as `psrlw` takes it: the count in the low 64 bits).
     counts: [[u64; 2]; 3],
     /// `0xff >> k` in every byte: the bits shifted in from the next byte are cleared.
@@ -19,7 +52,7 @@ pub(super) struct RunSteps {
 /// `RUN_STEPS[m]` for `m ≤ 8`. After a step of shift k ≤ L on bytes whose set bits mark runs
 /// of L, they mark runs of L + k: the shifts 1, 2, 4 from L = 1 reach m = 8, smaller last
 /// steps every m between (a shift of 0 keeps L).
-pub(super) static RUN_STEPS: [RunSteps; 9] = {
+pub(crate) static RUN_STEPS: [RunSteps; 9] = {
     const SHIFTS: [[u8; 3]; 9] = [
         [0, 0, 0],
         [0, 0, 0],
@@ -51,7 +84,7 @@ pub(super) static RUN_STEPS: [RunSteps; 9] = {
     table
 };
 
-/// [`super::mark`] on SSE4.1: records a ball at cell bit `b` in its colour's line bytes and,
+/// [`crate::sequence::game::mark`] on SSE4.1: records a ball at cell bit `b` in its colour's line bytes and,
 /// when `CHECK`, says whether it completes a run of the length `steps` test for.
 #[inline]
 #[target_feature(enable = "sse4.1")]
@@ -96,30 +129,28 @@ pub(super) fn mark<const CHECK: bool>(lines: &mut [u8; SLOTS], b: usize, steps: 
 
 #[cfg(test)]
 mod tests {
-    use super::super::Game;
-    use super::super::cube::RUNS;
     use super::*;
-    use crate::rng::Rng;
+    use crate::sequence::cube::RUNS;
 
     /// The SSE4.1 playout called directly (whatever `BITGAMES_SIMD` says, and under Miri when
     /// built with `-C target-feature=+sse4.1`, which checks its unsafe code): the portable
     /// playout's moves, outcome and generator state.
     #[test]
     fn sse_playout_is_the_portable_playout() {
-        if !is_x86_feature_detected!("sse4.1") {
+        let Some(sse) = Sse41::new() else {
+            eprintln!("skipped: this CPU has no SSE4.1, the SSE playout cannot run");
             return;
-        }
+        };
         let mut rng = Rng::new(21);
         let games = if cfg!(miri) { 2 } else { 200 };
         for (n, m) in [(7, 4), (7, 7), (5, 3), (3, 1)] {
             for _ in 0..games {
-                let mut sse = Game::new(n, m).unwrap();
-                let mut portable = sse.clone();
+                let mut fast = Game::new(n, m).unwrap();
+                let mut portable = fast.clone();
                 let mut portable_rng = rng.clone();
-                // SAFETY: the CPU has SSE4.1 (checked above).
-                let outcome = unsafe { sse.playout_sse41(&mut rng) };
+                let outcome = playout(&mut fast, &mut rng, sse);
                 assert_eq!(portable.playout_portable(&mut portable_rng), outcome);
-                assert!(sse == portable, "n {n} m {m}\n{sse:?}");
+                assert!(fast == portable, "n {n} m {m}\n{fast:?}");
                 assert_eq!(rng.next_u64(), portable_rng.next_u64());
             }
         }

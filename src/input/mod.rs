@@ -8,6 +8,11 @@
 //! A block is either the *last* one (the input ends with it) or not. Running into the end of a
 //! block that is not the last is not an error but [`Stop::Incomplete`]: the driver keeps the
 //! unfinished dataset, reads more input behind it and tries again.
+//!
+//! [`window`] (crate-internal) cuts a whole window of input into numbers in one pass, for a
+//! judge's fast path.
+
+pub(crate) mod window;
 
 use std::fmt;
 

@@ -1,0 +1,608 @@
+//! The grid judge's fast path on x86-64 with AVX-512: the window tokenizer of
+//! [`crate::input::window`] and the move written out in assembly.
+
+use super::{Kernel, Work};
+use crate::grid::Grid;
+use crate::grid::judge::Outcome;
+use crate::grid::position::{LINE_WORDS, MAX_SIDE};
+use crate::input::window::{self, Tokens};
+use crate::simd::x86::{Avx512Bmi, Avx512Vbmi2};
+
+/// The AVX-512 kernel: holding one proves the CPU has the tokenizer's instructions and the
+/// hand-written move's.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GridAvx512 {
+    tokenizer: Avx512Vbmi2,
+    moves: Avx512Bmi,
+}
+
+impl GridAvx512 {
+    /// `Some` when the CPU has all of it.
+    pub(crate) fn new() -> Option<GridAvx512> {
+        Some(GridAvx512 {
+            tokenizer: Avx512Vbmi2::new()?,
+            moves: Avx512Bmi::new()?,
+        })
+    }
+
+    /// [`super::run`] with this kernel, compiled for these features.
+    pub(crate) fn batch(
+        self,
+        grid: &mut Grid,
+        work: &mut Work,
+        bytes: &[u8],
+        stop: usize,
+        limit: usize,
+        answers: &mut Vec<Outcome>,
+    ) -> (usize, usize) {
+        // SAFETY: `self` exists, so the CPU has these features (checked in `GridAvx512::new`).
+        unsafe { batch_avx512(self, grid, work, bytes, stop, limit, answers) }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt")]
+fn batch_avx512(
+    kernel: GridAvx512,
+    grid: &mut Grid,
+    work: &mut Work,
+    bytes: &[u8],
+    stop: usize,
+    limit: usize,
+    answers: &mut Vec<Outcome>,
+) -> (usize, usize) {
+    super::run(kernel, grid, work, bytes, stop, limit, answers)
+}
+
+impl Kernel for GridAvx512 {
+    fn tokenize(self, window: &[u8], tokens: &mut Tokens) {
+        window::x86_64::tokenize(self.tokenizer, window, tokens);
+    }
+
+    #[inline(always)]
+    fn play_moves(self, grid: &mut Grid, moves: &[u16]) -> bool {
+        let _ = self.moves;
+        // SAFETY: `self.moves` exists, so the CPU has AVX-512F, BMI1, BMI2 and LZCNT.
+        unsafe { play_moves_avx512(grid, moves) }
+    }
+
+    #[inline(always)]
+    fn play_pair(self, grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
+        // SAFETY: as for `play_moves`.
+        unsafe { play_pair_avx512(grids, moves) }
+    }
+}
+
+/// Byte offsets `grid_move!` uses: the high row words from the low ones, the column words, the
+/// grid's sides (all from the start of a [`Grid`], where its row words are); the tables.
+const RHI: usize = LINE_WORDS * 8;
+const CLO: usize = crate::grid::position::COL_WORDS_OFFSET;
+const CHI: usize = CLO + RHI;
+const ROWS: usize = crate::grid::position::ROWS_OFFSET;
+const COLS: usize = crate::grid::position::COLS_OFFSET;
+const THI: usize = std::mem::offset_of!(MoveTables, hi);
+const BLO: usize = std::mem::offset_of!(MoveTables, bit_lo);
+const BHI: usize = std::mem::offset_of!(MoveTables, bit_hi);
+const SQ: usize = std::mem::offset_of!(MoveTables, square);
+const ONE: usize = BLO + 8;
+const LANE: usize = std::mem::offset_of!(MoveTables, lane);
+const HALF: usize = std::mem::offset_of!(MoveTables, half);
+const ONES: usize = 64 * 8;
+const _: () = assert!(
+    LINE_WORDS >= MAX_SIDE + 16
+        && std::mem::offset_of!(MoveTables, lo) == 0
+        && std::mem::align_of::<Grid>() >= 64
+);
+
+/// The masks and the Grundy table the hand-written move reads, at fixed offsets from one
+/// register.
+#[repr(C, align(64))]
+struct MoveTables {
+    /// Bits `0..n` of a line: its low words, for `n` up to 135 (all 128 bits from 128 on;
+    /// `lo[64]`, all ones, is also a shift's source: `{ones}`).
+    lo: [u64; 136],
+    /// Their high words.
+    hi: [u64; 136],
+    /// Bit `n − 1` of a line (none for 0 and from 129 on): low words (`bit_lo[1]`, 1, is also
+    /// a shift's source: `{one}`).
+    bit_lo: [u64; 136],
+    /// Their high words.
+    bit_hi: [u64; 136],
+    /// Lane `x % 8` of a group of eight rows, as a mask: `1 << (x % 8)`.
+    lane: [u16; 128],
+    /// The offset of the row words' half holding column `y`: 0, or [`RHI`] from 64 on.
+    half: [u32; 128],
+    /// The Grundy values, 256 × 256: a copy of [`crate::grid::grundy`]'s padded table, here
+    /// so that one register reaches every table.
+    square: [[u8; 256]; 256],
+}
+
+static MOVE_TABLES: MoveTables = {
+    let mut t = MoveTables {
+        lo: [0; 136],
+        hi: [0; 136],
+        bit_lo: [0; 136],
+        bit_hi: [0; 136],
+        lane: [0; 128],
+        half: [0; 128],
+        square: crate::grid::grundy::padded_square(),
+    };
+    let mut n = 0;
+    while n < 136 {
+        let m = if n >= 128 { 128 } else { n };
+        let below: u128 = if m == 0 { 0 } else { u128::MAX >> (128 - m) };
+        t.lo[n] = below as u64;
+        t.hi[n] = (below >> 64) as u64;
+        if n >= 1 && n <= 128 {
+            let bit: u128 = 1 << (n - 1);
+            t.bit_lo[n] = bit as u64;
+            t.bit_hi[n] = (bit >> 64) as u64;
+        }
+        if n < 128 {
+            t.lane[n] = 1 << (n % 8);
+            t.half[n] = if n < 64 { 0 } else { RHI as u32 };
+        }
+        n += 1;
+    }
+    t
+};
+
+/// `$wide` for a `wide` move of `grid_move!`, `$narrow` for a `narrow` one.
+macro_rules! wide_or {
+    (wide, $wide:expr, $narrow:expr $(,)?) => {
+        $wide
+    };
+    (narrow, $wide:expr, $narrow:expr $(,)?) => {
+        $narrow
+    };
+}
+
+/// One move of the judge's play, as assembly text for `asm!`: the move `[r8]` (row and column
+/// from 1, two `u16`) on the [`Grid`] at `r10`, its Grundy change XORed into `r12`, with the
+/// [`MoveTables`] at `r11`; a jump to `$bad` (with nothing changed) when the move is off the
+/// grid or on a forbidden cell. `$w` is `wide` for any grid, or `narrow` for a grid of at most
+/// 64 rows and columns ([`grid_is_narrow`]), whose high row and column words are all border:
+/// that form neither reads nor writes them (about 25 instructions fewer; 3–5 % on the long
+/// benchmark input, where 43 % of the moves are on such grids). Rectangles taller than two
+/// groups of rows continue in `grid_move_more!` at local label `$more`, placed after the loop,
+/// which returns to local label `$back`. Uses rax, rcx, rdx, rsi, rdi, r13–r15, zmm0–zmm2, zmm4, zmm5 and k1–k3;
+/// leaves r8–r12 as they were.
+///
+/// It is [`Grid::cut`] with the AVX-512 marker, written out (row x's span is ORed into its
+/// lane, the vertical line into the rows, separately). The compiled loop had about 200
+/// instructions a move, a dozen of them stack spills; this has about 130 and none. The judge
+/// plays two games in turn ([`play_pair_avx512`]), and then the time a move takes follows its
+/// instruction count (BENCHMARKS.md, grid section).
+///
+/// Named operands (all `const`): `rhi`, the offset of the high row words from the low ones
+/// (the same for the columns); `clo`/`chi`, the column words; `rows`/`cols`, the grid's sides;
+/// `thi`, `blo`, `bhi`, `lane`, `half`, `sq`, the tables after [`MoveTables::lo`]; `one` and
+/// `ones`, a word 1 and a word of ones in them.
+macro_rules! grid_move {
+    ($w:tt, $bad:literal, $more:literal, $back:literal) => {
+        concat!(
+            // x, y from 0; off the grid (or 0) is a bad move.
+            "movzx ecx, word ptr [r8]\n",
+            "movzx edx, word ptr [r8 + 2]\n",
+            "dec ecx\n",
+            "dec edx\n",
+            "cmp ecx, dword ptr [r10 + {rows}]\n",
+            "jae ",
+            $bad,
+            "\n",
+            "cmp edx, dword ptr [r10 + {cols}]\n",
+            "jae ",
+            $bad,
+            "\n",
+            // Row x: rsi, rdi; bits up to y (rax, r13) and past y (r14, r15). Then r13d = the
+            // leading zeros of the 128-bit (r13:rax) (lzcnt sets CF on a zero source), so that
+            // esi = left, one past the last forbidden cell up to y: y itself when it is y + 1.
+            // (Narrow: the high words are all border, never searched.)
+            "mov rsi, qword ptr [r10 + rcx*8]\n",
+            "mov rax, qword ptr [r11 + rdx*8 + 8]\n",
+            "andn r14, rax, rsi\n",
+            "and rax, rsi\n",
+            wide_or!(
+                $w,
+                concat!(
+                    "mov rdi, qword ptr [r10 + rcx*8 + {rhi}]\n",
+                    "mov r13, qword ptr [r11 + rdx*8 + {thi} + 8]\n",
+                    "andn r15, r13, rdi\n",
+                    "and r13, rdi\n",
+                    "lzcnt rax, rax\n",
+                    "add eax, 64\n",
+                    "lzcnt r13, r13\n",
+                    "cmovc r13d, eax\n",
+                ),
+                concat!("lzcnt r13, rax\n", "add r13d, 64\n"),
+            ),
+            "mov esi, 128\n",
+            "sub esi, r13d\n",
+            "lea eax, [rdx + 1]\n",
+            "cmp esi, eax\n",
+            "je ",
+            $bad,
+            "\n",
+            // edi = right, the first forbidden cell past y (tzcnt sets CF on a zero source).
+            wide_or!(
+                $w,
+                concat!(
+                    "tzcnt r15, r15\n",
+                    "add r15d, 64\n",
+                    "tzcnt rdi, r14\n",
+                    "cmovc edi, r15d\n",
+                ),
+                "tzcnt rdi, r14\n",
+            ),
+            // Column `left` (exact in the rectangle's rows): r15d = top, r14d = bottom.
+            wide_or!(
+                $w,
+                concat!(
+                    "mov rax, qword ptr [r10 + rsi*8 + {clo}]\n",
+                    "mov r13, qword ptr [r10 + rsi*8 + {chi}]\n",
+                    "mov r14, qword ptr [r11 + rcx*8]\n",
+                    "mov r15, qword ptr [r11 + rcx*8 + {thi}]\n",
+                    "and r14, rax\n",
+                    "and r15, r13\n",
+                    "lzcnt r14, r14\n",
+                    "add r14d, 64\n",
+                    "lzcnt r15, r15\n",
+                    "cmovc r15d, r14d\n",
+                    "neg r15d\n",
+                    "add r15d, 128\n",
+                    "mov r14, qword ptr [r11 + rcx*8 + 8]\n",
+                    "andn rax, r14, rax\n",
+                    "mov r14, qword ptr [r11 + rcx*8 + {thi} + 8]\n",
+                    "andn r13, r14, r13\n",
+                    "tzcnt r13, r13\n",
+                    "add r13d, 64\n",
+                    "tzcnt r14, rax\n",
+                    "cmovc r14d, r13d\n",
+                ),
+                concat!(
+                    "mov rax, qword ptr [r10 + rsi*8 + {clo}]\n",
+                    "mov r15, qword ptr [r11 + rcx*8]\n",
+                    "and r15, rax\n",
+                    "lzcnt r15, r15\n",
+                    "neg r15d\n",
+                    "add r15d, 64\n",
+                    "mov r14, qword ptr [r11 + rcx*8 + 8]\n",
+                    "andn rax, r14, rax\n",
+                    "tzcnt r14, rax\n",
+                ),
+            ),
+            // The value: g(a, b) ^ g(i, j) ^ g(i, j2) ^ g(i2, j2) ^ g(i2, j), with
+            // a = bottom − top, b = right − left, i = x − top, j = y − left,
+            // i2 = bottom − x − 1, j2 = right − y − 1 (all below 256: table rows of 256; the
+            // values are below 256, so the value is a byte).
+            "mov eax, r14d\n",
+            "sub eax, r15d\n",
+            "shl eax, 8\n",
+            "add eax, edi\n",
+            "sub eax, esi\n",
+            "xor r12b, byte ptr [r11 + rax + {sq}]\n",
+            // Row i (rax, with the tables' address) and j (r13), then j2 + 1, then row i2 + 1.
+            "mov eax, ecx\n",
+            "sub eax, r15d\n",
+            "shl eax, 8\n",
+            "add rax, r11\n",
+            "mov r13d, edx\n",
+            "sub r13d, esi\n",
+            "xor r12b, byte ptr [rax + r13 + {sq}]\n",
+            "mov r13d, edi\n",
+            "sub r13d, edx\n",
+            "xor r12b, byte ptr [rax + r13 + {sq} - 1]\n",
+            "mov eax, r14d\n",
+            "sub eax, ecx\n",
+            "shl eax, 8\n",
+            "add rax, r11\n",
+            "xor r12b, byte ptr [rax + r13 + {sq} - 257]\n",
+            "mov r13d, edx\n",
+            "sub r13d, esi\n",
+            "xor r12b, byte ptr [rax + r13 + {sq} - 256]\n",
+            // The span of row x, left..right: rax low word, r13 high word.
+            "mov rax, qword ptr [r11 + rsi*8]\n",
+            "andn rax, rax, qword ptr [r11 + rdi*8]\n",
+            wide_or!(
+                $w,
+                concat!(
+                    "mov r13, qword ptr [r11 + rsi*8 + {thi}]\n",
+                    "andn r13, r13, qword ptr [r11 + rdi*8 + {thi}]\n",
+                ),
+                "",
+            ),
+            // Columns (as `Grid::cut`): the cut row joins column `left`; column y + 1 gets the
+            // cut row and the rectangle's two border rows.
+            "mov rdi, qword ptr [r11 + rcx*8 + {blo} + 8]\n",
+            "or qword ptr [r10 + rsi*8 + {clo}], rdi\n",
+            "or rdi, qword ptr [r11 + r15*8 + {blo}]\n",
+            "or rdi, qword ptr [r11 + r14*8 + {blo} + 8]\n",
+            "or qword ptr [r10 + rdx*8 + {clo} + 8], rdi\n",
+            wide_or!(
+                $w,
+                concat!(
+                    "mov rdi, qword ptr [r11 + rcx*8 + {bhi} + 8]\n",
+                    "or qword ptr [r10 + rsi*8 + {chi}], rdi\n",
+                    "or rdi, qword ptr [r11 + r15*8 + {bhi}]\n",
+                    "or rdi, qword ptr [r11 + r14*8 + {bhi} + 8]\n",
+                    "or qword ptr [r10 + rdx*8 + {chi} + 8], rdi\n",
+                ),
+                "",
+            ),
+            // Row x takes the span: its lane (k1) of its aligned group of eight rows, in both
+            // halves.
+            "kmovw k1, word ptr [r11 + rcx*2 + {lane}]\n",
+            "lea rsi, [r10 + rcx*8]\n",
+            "and rsi, -64\n",
+            "vpbroadcastq zmm1, rax\n",
+            "vmovdqa64 zmm2, zmmword ptr [rsi]\n",
+            "vporq zmm2 {{k1}}, zmm2, zmm1\n",
+            "vmovdqa64 zmmword ptr [rsi], zmm2\n",
+            wide_or!(
+                $w,
+                concat!(
+                    "vpbroadcastq zmm1, r13\n",
+                    "vmovdqa64 zmm2, zmmword ptr [rsi + {rhi}]\n",
+                    "vporq zmm2 {{k1}}, zmm2, zmm1\n",
+                    "vmovdqa64 zmmword ptr [rsi + {rhi}], zmm2\n",
+                ),
+                "",
+            ),
+            // Bit y (zmm0) in rows top..bottom of the half of the row words holding column y
+            // (rsi), by aligned groups of eight rows from g0 = top & −8 (eax): the first two
+            // always (lanes k2, k3), more in a loop ($more).
+            wide_or!(
+                $w,
+                concat!("mov esi, dword ptr [r11 + rdx*4 + {half}]\n", "add rsi, r10\n"),
+                "mov rsi, r10\n",
+            ),
+            "shlx rdi, qword ptr [r11 + {one}], rdx\n",
+            "vpbroadcastq zmm0, rdi\n",
+            "mov eax, r15d\n",
+            "and eax, -8\n",
+            "mov r13d, r15d\n",
+            "and r13d, 7\n",
+            "shlx rdi, qword ptr [r11 + {ones}], r13\n",
+            "mov r13d, r14d\n",
+            "sub r13d, eax\n",
+            "bzhi rdi, rdi, r13\n",
+            "kmovw k2, edi\n",
+            "kshiftrw k3, k2, 8\n",
+            "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
+            "vporq zmm4 {{k2}}, zmm4, zmm0\n",
+            "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
+            "vmovdqa64 zmm5, zmmword ptr [rsi + rax*8 + 64]\n",
+            "vporq zmm5 {{k3}}, zmm5, zmm0\n",
+            "vmovdqa64 zmmword ptr [rsi + rax*8 + 64], zmm5\n",
+            "add eax, 16\n",
+            "cmp eax, r14d\n",
+            "jb ", $more, "f\n",
+            $back, ":\n",
+        )
+    };
+}
+
+/// The rest of `grid_move!`'s marking, for the moves whose rectangle has rows past its first two
+/// groups (about one in seven): groups from eax below bottom (r14d), back to `$back` after.
+/// Placed after the loop, so that the usual move runs straight through.
+macro_rules! grid_move_more {
+    ($more:literal, $back:literal) => {
+        concat!(
+            $more,
+            ":\n",
+            "mov r13d, r14d\n",
+            "sub r13d, eax\n",
+            "mov edi, 255\n",
+            "bzhi edi, edi, r13d\n",
+            "kmovw k2, edi\n",
+            "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
+            "vporq zmm4 {{k2}}, zmm4, zmm0\n",
+            "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
+            "add eax, 8\n",
+            "cmp eax, r14d\n",
+            "jb ",
+            $more,
+            "b\n",
+            "jmp ",
+            $back,
+            "b\n",
+        )
+    };
+}
+
+/// `asm!` with the registers `grid_move!` changes besides rax and r8–r12 (which each caller
+/// names) and the constants it reads, so that both callers name them alike.
+macro_rules! grid_asm {
+    ($($args:tt)*) => {
+        std::arch::asm!(
+            // Every constant named, for the narrow moves, which do not read them all.
+            "/* {rhi} {clo} {chi} {rows} {cols} {thi} {blo} {bhi} {sq} {one} {ones} {lane} {half} */",
+            $($args)*
+            out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
+            out("r13") _, out("r14") _, out("r15") _,
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm4") _, out("zmm5") _,
+            out("k1") _, out("k2") _, out("k3") _,
+            rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
+            thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
+            ones = const ONES, lane = const LANE, half = const HALF,
+            options(nostack),
+        )
+    };
+}
+
+/// Can `grid_move!` play on `grid` in its `narrow` form: at most 64 rows and columns, so that
+/// the high row and column words are all border, which that form neither reads nor writes?
+#[inline(always)]
+fn grid_is_narrow(grid: &Grid) -> bool {
+    grid.rows() <= 64 && grid.cols() <= 64
+}
+
+/// [`Kernel::play_moves`] by `grid_move!`.
+#[target_feature(enable = "avx512f,bmi1,bmi2,lzcnt")]
+#[inline]
+fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
+    let moves = &moves[..moves.len() & !1];
+    if moves.is_empty() {
+        return true;
+    }
+    let range = moves.as_ptr_range();
+    let mut at = range.start;
+    // A narrow grid (at most 64 rows and columns) has all-border high words.
+    let narrow = grid_is_narrow(grid);
+    let (base, value) = grid.raw_parts();
+    let mut v = u64::from(*value);
+    macro_rules! moves {
+        ($w:tt) => {
+            grid_asm!(
+                "2:",
+                grid_move!($w, "8f", "5", "3"),
+                "add r8, 4",
+                "cmp r8, r9",
+                "jne 2b",
+                "jmp 8f",
+                grid_move_more!("5", "3"),
+                "8:",
+                inout("r8") at,
+                in("r9") range.end,
+                in("r10") base,
+                in("r11") &raw const MOVE_TABLES,
+                inout("r12") v,
+                out("rax") _,
+            )
+        };
+    }
+    // SAFETY: `grid_move!` reads the tokens from `at` to `range.end` (two at a time, an even
+    // number of them), the tables, and the grid's words at the offsets `position` exports
+    // (`CLO`, `ROWS`, ...), at word indices below `LINE_WORDS` (144) by construction: x, y
+    // below the sides, which are at most 128 (a `Grid`'s invariant; checked first), left,
+    // right, top, bottom at most 128, groups from g0 ≤ 120 up to two past it, or below
+    // bottom; table indices at most 129, Grundy indices below 256. It writes only the grid's
+    // row and column words. The CPU has the instructions (`target_feature`).
+    unsafe {
+        if narrow {
+            moves!(narrow);
+        } else {
+            moves!(wide);
+        }
+    }
+    *value = v as u16;
+    at == range.end
+}
+
+/// A game of [`play_pair_avx512`] as its assembly reads it.
+#[repr(C)]
+struct PairGame {
+    /// The next move.
+    at: *const u16,
+    /// The grid's words ([`Grid::raw_parts`]).
+    base: *mut u64,
+    /// The value.
+    value: u64,
+}
+
+/// What [`play_pair_avx512`]'s assembly reads and writes: the two games (24 bytes each),
+/// then the first game's end.
+#[repr(C)]
+struct PairState {
+    games: [PairGame; 2],
+    end: *const u16,
+}
+
+/// [`Kernel::play_pair`] by `grid_move!`: one move of each game in turn, the two games'
+/// pointers and values swapped through memory between moves (two copies of the move, so
+/// each game has its own branch history).
+#[target_feature(enable = "avx512f,bmi1,bmi2,lzcnt")]
+#[inline]
+fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
+    let n = moves[0].len() & !1;
+    assert_eq!(moves[1].len() & !1, n, "as many moves in both games");
+    if n == 0 {
+        return Ok(());
+    }
+    let [g0, g1] = grids;
+    let narrow = [grid_is_narrow(g0), grid_is_narrow(g1)];
+    let (base0, value0) = g0.raw_parts();
+    let (base1, value1) = g1.raw_parts();
+    let start = moves[0].as_ptr();
+    let mut state = PairState {
+        games: [
+            PairGame {
+                at: start,
+                base: base0,
+                value: u64::from(*value0),
+            },
+            PairGame {
+                at: moves[1].as_ptr(),
+                base: base1,
+                value: u64::from(*value1),
+            },
+        ],
+        end: start.wrapping_add(n),
+    };
+    let status: u64;
+    macro_rules! pair {
+        ($a:tt, $b:tt) => {
+            grid_asm!(
+                "mov r8, qword ptr [r9]",
+                "mov r10, qword ptr [r9 + 8]",
+                "mov r12, qword ptr [r9 + 16]",
+                "2:",
+                grid_move!($a, "8f", "5", "3"),
+                "add r8, 4",
+                "mov qword ptr [r9], r8",
+                "mov qword ptr [r9 + 16], r12",
+                "mov r8, qword ptr [r9 + 24]",
+                "mov r10, qword ptr [r9 + 32]",
+                "mov r12, qword ptr [r9 + 40]",
+                grid_move!($b, "9f", "15", "13"),
+                "add r8, 4",
+                "mov qword ptr [r9 + 24], r8",
+                "mov qword ptr [r9 + 40], r12",
+                "mov r8, qword ptr [r9]",
+                "mov r10, qword ptr [r9 + 8]",
+                "mov r12, qword ptr [r9 + 16]",
+                "cmp r8, qword ptr [r9 + 48]",
+                "jne 2b",
+                "xor eax, eax",
+                "jmp 7f",
+                "8:",
+                "mov qword ptr [r9], r8",
+                "mov qword ptr [r9 + 16], r12",
+                "mov eax, 1",
+                "jmp 7f",
+                "9:",
+                "mov qword ptr [r9 + 24], r8",
+                "mov qword ptr [r9 + 40], r12",
+                "mov eax, 2",
+                "jmp 7f",
+                grid_move_more!("5", "3"),
+                grid_move_more!("15", "13"),
+                "7:",
+                in("r9") &raw mut state,
+                in("r11") &raw const MOVE_TABLES,
+                out("rax") status,
+                out("r8") _, out("r10") _, out("r12") _,
+            )
+        };
+    }
+    // SAFETY: as in `play_moves_avx512`, for each game; `state` is read and written at the
+    // offsets of `PairState`, and its `end` is the first game's end (both games have `n`
+    // tokens, so the second game's moves stay within its slice).
+    unsafe {
+        match narrow {
+            [true, true] => pair!(narrow, narrow),
+            [true, false] => pair!(narrow, wide),
+            [false, true] => pair!(wide, narrow),
+            [false, false] => pair!(wide, wide),
+        }
+    }
+    let [first, second] = state.games;
+    *value0 = first.value as u16;
+    *value1 = second.value as u16;
+    // SAFETY: the first game's pointer stays within its slice (or one past its end).
+    let played = unsafe { first.at.offset_from(start) } as usize;
+    match status {
+        0 => Ok(()),
+        1 => Err((0, played)),
+        _ => Err((1, played)),
+    }
+}

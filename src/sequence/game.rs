@@ -1,0 +1,333 @@
+//! [`Game`]: the position, play, undo and the O(13) win check.
+
+use std::fmt;
+
+use super::cube::{Cube, LINES, LIVE_SLOTS, MAX_N, RUNS, SLOTS, bit};
+use super::{Color, Outcome, Peg, PlayError, SizeError, check_size};
+
+/// The most balls a game holds: 7³.
+pub(super) const MAX_MOVES: usize = (MAX_N as usize).pow(3);
+
+/// A game of 3-D Sequence: play, undo and O(13) win detection.
+///
+/// Besides one [`Cube`] per colour, the game keeps every line of every direction as a byte (one
+/// bit per cell along the line), so a ball updates 13 bytes and a win is a table look-up per
+/// byte. Nothing allocates; the value is about 7 KiB. Two games are equal when their whole
+/// state is (size, balls, move order and outcome).
+///
+/// ```
+/// use bitgames::sequence::{Color, Game, Outcome, Peg, PlayError};
+///
+/// let mut game = Game::new(3, 3)?;
+/// // Black stacks (1, 1) and White (2, 1)...
+/// for (x, y) in [(1, 1), (2, 1), (1, 1), (2, 1)] {
+///     game.play(x, y)?;
+/// }
+/// assert_eq!(game.height(1, 1), Some(2));
+/// // ...the third black ball on (1, 1) is a vertical 3-sequence.
+/// assert_eq!(game.play(1, 1)?, Some(Outcome::Win { color: Color::Black, at: 5 }));
+/// assert_eq!(game.play(3, 3), Err(PlayError::GameOver));
+/// // Undo takes the ball back; a full peg is refused and changes nothing.
+/// assert_eq!(game.undo(), Some(Peg::new(1, 1)));
+/// assert_eq!(game.outcome(), None);
+/// game.play(3, 3)?;
+/// game.play(1, 1)?;
+/// assert_eq!(game.play(1, 1), Err(PlayError::PegFull { peg: Peg::new(1, 1) }));
+/// assert_eq!(game.moves_played(), 6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Game {
+    pub(super) n: u8,
+    pub(super) m: u8,
+    pub(super) len: u16,
+    pub(super) outcome: Option<Outcome>,
+    /// Balls on peg `x | y << 3` (from 0).
+    pub(super) heights: [u8; 64],
+    /// Every line of every direction of each colour as a byte (see [`super::cube::LINES`]).
+    pub(super) lines: [[u8; SLOTS]; 2],
+    /// The pegs played, as `x | y << 3` (from 0).
+    pub(super) moves: [u8; MAX_MOVES],
+}
+
+impl Game {
+    /// A new game on an n×n×n board where m in a row wins.
+    ///
+    /// # Errors
+    /// [`SizeError`] unless `1 ≤ m ≤ n ≤ 7`.
+    pub fn new(n: u32, m: u32) -> Result<Game, SizeError> {
+        check_size(n, m)?;
+        Ok(Game {
+            n: n as u8,
+            m: m as u8,
+            len: 0,
+            outcome: None,
+            heights: [0; 64],
+            lines: [[0; SLOTS]; 2],
+            moves: [0; MAX_MOVES],
+        })
+    }
+
+    /// Empties the board, keeping n and m (cheaper than a new game: a short game is undone
+    /// ball by ball, a long one cleared wholesale).
+    pub fn reset(&mut self) {
+        let len = usize::from(self.len);
+        if len > 4 {
+            // Only the slots of lines through board cells are ever set: a 2.4 kB clear costs
+            // about as much as undoing four balls.
+            for lines in &mut self.lines {
+                lines[..LIVE_SLOTS].fill(0);
+            }
+            self.heights.fill(0);
+            self.len = 0;
+            self.outcome = None;
+        } else {
+            while self.undo().is_some() {}
+        }
+    }
+
+    /// Empties the board for a game of a new size, reusing this value's memory.
+    ///
+    /// # Errors
+    /// [`SizeError`] unless `1 ≤ m ≤ n ≤ 7`; the game is then unchanged.
+    pub fn resize(&mut self, n: u32, m: u32) -> Result<(), SizeError> {
+        check_size(n, m)?;
+        self.reset();
+        self.n = n as u8;
+        self.m = m as u8;
+        Ok(())
+    }
+
+    /// The board side n.
+    #[inline]
+    pub fn n(&self) -> u32 {
+        u32::from(self.n)
+    }
+
+    /// The winning length m.
+    #[inline]
+    pub fn m(&self) -> u32 {
+        u32::from(self.m)
+    }
+
+    /// Balls played so far.
+    #[inline]
+    pub fn moves_played(&self) -> u32 {
+        u32::from(self.len)
+    }
+
+    /// Whose turn it is.
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        Color::of_move(self.moves_played() + 1)
+    }
+
+    /// The outcome: `None` while the game goes on, a win from the deciding move on, a draw when
+    /// the board is full.
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The number of balls on peg `(x, y)`, or `None` off the board.
+    #[inline]
+    pub fn height(&self, x: u32, y: u32) -> Option<u32> {
+        self.peg(x, y).map(|p| u32::from(self.heights[p]))
+    }
+
+    /// The balls of `color`.
+    #[inline]
+    pub fn cube(&self, color: Color) -> Cube {
+        // The x lines are stored at slots `y + 8z`: the first 64 line bytes are the cube.
+        let lines = &self.lines[color as usize];
+        Cube(std::array::from_fn(|z| {
+            u64::from_le_bytes(*lines[8 * z..].first_chunk().unwrap_or(&[0; 8]))
+        }))
+    }
+
+    /// The colour of the ball at `(x, y, z)`, if any (coordinates from 1).
+    pub fn ball(&self, x: u32, y: u32, z: u32) -> Option<Color> {
+        let p = self.peg(x, y)?;
+        if z == 0 || z > u32::from(self.heights[p]) {
+            return None;
+        }
+        if self.cube(Color::Black).contains(x - 1, y - 1, z - 1) {
+            Some(Color::Black)
+        } else {
+            Some(Color::White)
+        }
+    }
+
+    /// The pegs that still take a ball, in x-major order (none once the game is decided).
+    pub fn legal_moves(&self) -> impl Iterator<Item = Peg> + '_ {
+        let live = self.outcome.is_none();
+        let n = self.n();
+        (1..=n)
+            .flat_map(move |y| (1..=n).map(move |x| Peg::new(x, y)))
+            .filter(move |p| live && self.height(p.x, p.y) < Some(n))
+    }
+
+    /// The pegs played so far, in order.
+    pub fn history(&self) -> impl ExactSizeIterator<Item = Peg> + '_ {
+        self.moves[..usize::from(self.len)]
+            .iter()
+            .map(|&p| peg_of(p))
+    }
+
+    /// Peg `(x, y)` as an index `x | y << 3` (from 0), if it is on the board.
+    #[inline(always)]
+    fn peg(&self, x: u32, y: u32) -> Option<usize> {
+        let n = self.n();
+        if x == 0 || y == 0 || x > n || y > n {
+            return None;
+        }
+        Some((x - 1) as usize | ((y - 1) as usize) << 3)
+    }
+
+    /// Drops a ball of the player to move on peg `(x, y)`.
+    ///
+    /// Returns `Some(outcome)` when this ball decides the game: a win (this ball completes an
+    /// m-sequence through itself) or a draw (it fills the board).
+    ///
+    /// # Errors
+    /// [`PlayError`] for a peg off the board, a full peg or a decided game; the game is
+    /// unchanged.
+    #[inline]
+    pub fn play(&mut self, x: u32, y: u32) -> Result<Option<Outcome>, PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        let Some(peg) = self.peg(x, y) else {
+            return Err(PlayError::OffBoard {
+                peg: Peg::new(x, y),
+                n: self.n(),
+            });
+        };
+        let z = self.heights[peg];
+        if z >= self.n {
+            return Err(PlayError::PegFull {
+                peg: Peg::new(x, y),
+            });
+        }
+        Ok(self.drop_ball(peg, z))
+    }
+
+    /// Places the ball (peg checked, not full, game undecided) and detects a win.
+    #[inline(always)]
+    fn drop_ball(&mut self, peg: usize, z: u8) -> Option<Outcome> {
+        let color = usize::from(self.len & 1);
+        self.heights[peg] = z + 1;
+        self.moves[usize::from(self.len)] = peg as u8;
+        self.len += 1;
+        let b = usize::from(bit(peg as u32 & 7, peg as u32 >> 3, u32::from(z)));
+        let win = mark::<true>(&mut self.lines[color], b, &RUNS[usize::from(self.m)]);
+        self.outcome = if win {
+            Some(Outcome::Win {
+                color: Color::of_move(u32::from(self.len)),
+                at: u32::from(self.len),
+            })
+        } else if usize::from(self.len) == usize::from(self.n).pow(3) {
+            Some(Outcome::Draw)
+        } else {
+            None
+        };
+        self.outcome
+    }
+
+    /// Takes back the last ball; returns its peg, or `None` (changing nothing) when the board
+    /// is empty.
+    #[inline]
+    pub fn undo(&mut self) -> Option<Peg> {
+        let last = self.len.checked_sub(1)?;
+        self.len = last;
+        let peg = self.moves[usize::from(last)];
+        let color = usize::from(last & 1);
+        let z = self.heights[usize::from(peg)] - 1;
+        self.heights[usize::from(peg)] = z;
+        let b = usize::from(bit(u32::from(peg), u32::from(peg >> 3), u32::from(z)));
+        let (slots, bits) = (&LINES.slot[b], &LINES.bit[b]);
+        for d in 0..13 {
+            self.lines[color][usize::from(slots[d]) & (SLOTS - 1)] &= !bits[d];
+        }
+        self.outcome = None;
+        Some(peg_of(peg))
+    }
+
+    /// Does `color` have an m-sequence anywhere? The full-board detector on the packed cube
+    /// (independent of the incremental check that [`Game::play`] uses).
+    pub fn has_sequence(&self, color: Color) -> bool {
+        self.cube(color).has_line(self.m())
+    }
+}
+
+/// The peg of index `x | y << 3` (from 0).
+#[inline]
+fn peg_of(p: u8) -> Peg {
+    Peg::new(u32::from(p & 7) + 1, u32::from(p >> 3) + 1)
+}
+
+/// Records a ball at cell bit `b` (a cell of the board) in its colour's line bytes `lines`,
+/// and, when `CHECK` (else the answer is `false`), says whether it completes a run of `runs`'
+/// length through itself: O(13), one byte per direction.
+#[inline(always)]
+pub(super) fn mark<const CHECK: bool>(lines: &mut [u8; SLOTS], b: usize, runs: &[u8; 256]) -> bool {
+    let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
+    let mut win = 0;
+    for d in 0..13 {
+        let slot = usize::from(slots[d]);
+        debug_assert!(slot < SLOTS);
+        // SAFETY: every slot of `LINES` is below `SLOTS`, asserted for the whole table when it
+        // is built at compile time (cube.rs).
+        let line = unsafe { lines.get_unchecked_mut(slot) };
+        let v = *line | bits[d];
+        *line = v;
+        if CHECK {
+            win |= runs[usize::from(v)];
+        }
+    }
+    win != 0
+}
+
+/// Two games are equal when they have the same size, the same moves and the same outcome
+/// (the move buffer past the last move is scratch and not compared).
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        let len = usize::from(self.len);
+        self.n == other.n
+            && self.m == other.m
+            && self.len == other.len
+            && self.outcome == other.outcome
+            && self.heights == other.heights
+            && self.lines == other.lines
+            && self.moves[..len] == other.moves[..len]
+    }
+}
+
+impl Eq for Game {}
+
+impl fmt::Debug for Game {
+    /// The board drawn layer by layer (`B`/`W` balls), then n, m and the outcome.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Game n={} m={} moves={} outcome={:?}",
+            self.n, self.m, self.len, self.outcome
+        )?;
+        for y in (1..=self.n()).rev() {
+            for z in 1..=self.n() {
+                if z > 1 {
+                    f.write_str("  ")?;
+                }
+                for x in 1..=self.n() {
+                    f.write_str(match self.ball(x, y, z) {
+                        Some(Color::Black) => "B",
+                        Some(Color::White) => "W",
+                        None => ".",
+                    })?;
+                }
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,233 @@
+//! Random playouts: [`Game::playout`], the step of Monte Carlo tree search, written once over
+//! how a ball is recorded ([`Recorder`]): portable, or ([`sse41`]) its 13 line bytes at once.
+
+#[cfg(target_arch = "x86_64")]
+mod sse41;
+
+use super::cube::{MAX_N, RUNS, SLOTS};
+use super::game::{Game, MAX_MOVES, mark};
+use super::{Color, Outcome};
+use crate::rng::Rng;
+
+#[cfg(target_arch = "x86_64")]
+use sse41::{RUN_STEPS, RunSteps};
+
+/// Off x86-64 the playout has no SSE steps to carry.
+#[cfg(not(target_arch = "x86_64"))]
+type RunSteps = ();
+#[cfg(not(target_arch = "x86_64"))]
+static RUN_STEPS: [(); 9] = [(); 9];
+
+impl Game {
+    /// Plays uniformly random legal moves until the game is decided and returns the outcome
+    /// (at once if it already is). The playout step of Monte Carlo tree search.
+    ///
+    /// On x86-64 CPUs with SSE4.1 (unless `BITGAMES_SIMD=portable`, see
+    /// [`crate::simd::Backend::detect`]) a ball's 13 line bytes are updated and tested in one
+    /// register; [`Game::playout_portable`] makes the same moves without it.
+    ///
+    /// ```
+    /// use bitgames::{rng::Rng, sequence::Game};
+    /// let mut game = Game::new(7, 4)?;
+    /// let outcome = game.playout(&mut Rng::new(1));
+    /// assert_eq!(game.outcome(), Some(outcome));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn playout(&mut self, rng: &mut Rng) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if self.outcome.is_none()
+            && crate::simd::Backend::detect() != crate::simd::Backend::Portable
+            && let Some(sse) = crate::simd::x86::Sse41::new()
+        {
+            return sse41::playout(self, rng, sse);
+        }
+        run(self, rng, Portable)
+    }
+
+    /// [`Game::playout`] without SIMD, as on targets other than x86-64 or x86-64 CPUs without
+    /// SSE4.1: the same moves and outcome, from the same random numbers.
+    pub fn playout_portable(&mut self, rng: &mut Rng) -> Outcome {
+        run(self, rng, Portable)
+    }
+}
+
+/// How the playout records a ball in its colour's line bytes and tests it for a run.
+pub(super) trait Recorder: Copy {
+    /// Records a ball at cell bit `b` (a cell of the board) in `lines` and, when `CHECK` (else
+    /// the answer is `false`), says whether it completes a run of m through itself (`runs` is
+    /// `RUNS[m]`, `steps` the SSE form of the same test).
+    fn mark<const CHECK: bool>(
+        self,
+        lines: &mut [u8; SLOTS],
+        b: usize,
+        runs: &[u8; 256],
+        steps: &RunSteps,
+    ) -> bool;
+}
+
+/// The portable [`Recorder`]: a byte and a table look-up per direction.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Portable;
+
+impl Recorder for Portable {
+    #[inline(always)]
+    fn mark<const CHECK: bool>(
+        self,
+        lines: &mut [u8; SLOTS],
+        b: usize,
+        runs: &[u8; 256],
+        _: &RunSteps,
+    ) -> bool {
+        mark::<CHECK>(lines, b, runs)
+    }
+}
+
+/// The playout loop, recording the balls with `recorder`.
+#[inline(always)]
+pub(super) fn run<R: Recorder>(game: &mut Game, rng: &mut Rng, recorder: R) -> Outcome {
+    if let Some(outcome) = game.outcome {
+        return outcome;
+    }
+    // The loop keeps n, m, the move count, the generator and the tables in registers: the
+    // line bytes it writes could alias the fields of `self` as far as the compiler knows.
+    let mut p = Playout {
+        n: game.n,
+        area: u64::from(game.n).pow(2),
+        cells: usize::from(game.n).pow(3),
+        pegs: &PEGS[usize::from(game.n)],
+        runs: &RUNS[usize::from(game.m)],
+        steps: &RUN_STEPS[usize::from(game.m)],
+        len: usize::from(game.len),
+        recorder,
+        rng: rng.clone(),
+        heights: &mut game.heights,
+        moves: &mut game.moves,
+    };
+    let [black, white] = &mut game.lines;
+    // Before the mover's m-th ball (move 2m - 1) no ball can make a sequence, nor fill the
+    // board (n³ ≥ 2m - 1): these balls are placed without the look-ups.
+    let quiet = 2 * usize::from(game.m) - 2;
+    while p.len < quiet {
+        let r = p.rng.next_u64() as u32;
+        let lines = if p.len & 1 == 0 {
+            &mut *black
+        } else {
+            &mut *white
+        };
+        p.drop::<false>(lines, r);
+    }
+    // Then Black and White in turn, one random number for both of a pair of moves.
+    let won = 'game: {
+        if p.len & 1 == 1 {
+            let r = p.rng.next_u64() as u32;
+            if p.drop::<true>(white, r) {
+                break 'game true;
+            }
+            if p.len == p.cells {
+                break 'game false;
+            }
+        }
+        loop {
+            let r = p.rng.next_u64();
+            if p.drop::<true>(black, r as u32) {
+                break true;
+            }
+            if p.len == p.cells {
+                break false;
+            }
+            if p.drop::<true>(white, (r >> 32) as u32) {
+                break true;
+            }
+            if p.len == p.cells {
+                break false;
+            }
+        }
+    };
+    let len = p.len as u32;
+    *rng = p.rng;
+    let outcome = if won {
+        Outcome::Win {
+            color: Color::of_move(len),
+            at: len,
+        }
+    } else {
+        Outcome::Draw
+    };
+    game.len = len as u16;
+    game.outcome = Some(outcome);
+    outcome
+}
+
+/// `PEGS[n][i]` for `i < n²`: peg number `i` of a side-n board in x-major order, as `x | y << 3`
+/// (from 0); 0 past n².
+static PEGS: [[u8; 64]; MAX_N as usize + 1] = {
+    let mut table = [[0; 64]; MAX_N as usize + 1];
+    let mut n = 1;
+    while n <= MAX_N as usize {
+        let mut i = 0;
+        while i < n * n {
+            table[n][i] = ((i % n) | (i / n) << 3) as u8;
+            i += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// The state of [`Game::playout`]'s loop, held in locals.
+struct Playout<'a, R> {
+    n: u8,
+    /// n², the number of pegs.
+    area: u64,
+    /// n³, the number of cells.
+    cells: usize,
+    pegs: &'a [u8; 64],
+    runs: &'a [u8; 256],
+    steps: &'a RunSteps,
+    len: usize,
+    recorder: R,
+    rng: Rng,
+    heights: &'a mut [u8; 64],
+    moves: &'a mut [u8; MAX_MOVES],
+}
+
+impl<R: Recorder> Playout<'_, R> {
+    /// Drops a ball of the colour whose line bytes are `lines` on a uniformly random open peg,
+    /// chosen by the 32 random bits `r` (and more from the generator if that peg is full), and,
+    /// when `CHECK`, says whether it makes a sequence. The game must not be decided.
+    #[inline(always)]
+    fn drop<const CHECK: bool>(&mut self, lines: &mut [u8; SLOTS], r: u32) -> bool {
+        // Multiply-shift maps the 2³² values of `r` onto the n² pegs, ⌊2³²/n²⌋ or one more each.
+        let mut peg = usize::from(self.pegs[((u64::from(r) * self.area) >> 32) as usize & 63]) & 63;
+        if self.heights[peg] >= self.n {
+            peg = self.open_peg();
+        }
+        let z = self.heights[peg];
+        self.heights[peg] = z + 1;
+        self.moves[self.len] = peg as u8;
+        self.len += 1;
+        let b = peg | usize::from(z) << 6;
+        self.recorder.mark::<CHECK>(lines, b, self.runs, self.steps)
+    }
+
+    /// A uniformly random open peg, after the first choice found a full one: rejection sampling
+    /// over all pegs (uniform over the open ones) a few more times, then, when most pegs are
+    /// full, a direct choice among the open ones counted.
+    #[cold]
+    #[inline(never)]
+    fn open_peg(&mut self) -> usize {
+        let pegs = &self.pegs[..self.area as usize];
+        let open = |&&peg: &&u8| self.heights[usize::from(peg) & 63] < self.n;
+        for _ in 0..3 {
+            let r = self.rng.next_u64() as u32;
+            let peg = &pegs[((u64::from(r) * self.area) >> 32) as usize];
+            if open(&peg) {
+                return usize::from(*peg) & 63;
+            }
+        }
+        let count = pegs.iter().filter(open).count() as u32;
+        let k = self.rng.below(count) as usize;
+        let peg = pegs.iter().filter(open).nth(k).map_or(0, |&peg| peg);
+        usize::from(peg) & 63
+    }
+}
