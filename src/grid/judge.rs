@@ -61,6 +61,8 @@ impl Default for Scratch {
     }
 }
 
+impl crate::judge::Sealed for Judge {}
+
 impl Format for Judge {
     type Header = ();
     type Answer = Outcome;
@@ -194,6 +196,8 @@ impl Format for Judge {
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Plain;
+
+impl crate::judge::Sealed for Plain {}
 
 impl Format for Plain {
     type Header = ();

@@ -39,6 +39,8 @@ pub struct Scratch {
 /// Moves the table is sized for up front at most; larger cases grow it as they go.
 const PRESIZE_MAX: u64 = 1 << 22;
 
+impl crate::judge::Sealed for Judge {}
+
 impl Format for Judge {
     type Header = u64;
     type Answer = Answer;
@@ -96,6 +98,8 @@ impl Format for Judge {
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ScannerOnly;
+
+impl crate::judge::Sealed for ScannerOnly {}
 
 impl Format for ScannerOnly {
     type Header = u64;

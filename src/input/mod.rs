@@ -18,6 +18,7 @@ use std::fmt;
 
 /// What was wrong with the input, without the position (see [`Stop::Bad`] for the offset).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Problem {
     /// The input ended where a token was still expected.
     UnexpectedEnd {

@@ -35,6 +35,8 @@ impl Default for Scratch {
     }
 }
 
+impl crate::judge::Sealed for Judge {}
+
 impl Format for Judge {
     type Header = ();
     type Answer = Outcome;

@@ -2,10 +2,10 @@
 //! the tokens that prove a CPU feature to the games' own kernels ([`Sse41`], [`Avx512Vbmi2`],
 //! [`Avx512Bmi`]): each constructor checks the CPU, so holding one is the proof.
 //!
-//! The vector types [`V256x2`] and [`V512`] are private and only ever created inside the
-//! `#[target_feature]` leaf functions below, which are entered only through a token
-//! ([`Avx2`], [`Avx512`]) whose constructor checked the CPU. That is the safety argument of
-//! every `unsafe` block in this file.
+//! The vector types [`V256x2`] and [`V512`] are made only from a token ([`Avx2`],
+//! [`Avx512`]) whose constructor checked the CPU, and they keep it: an existing vector proves
+//! its instructions exist. That is the safety argument of every `unsafe` block on them. They
+//! are used inside `#[target_feature]` leaf functions, so that the intrinsics inline.
 
 use std::arch::x86_64::*;
 
@@ -24,52 +24,15 @@ impl Avx2 {
     /// The shift-and detector on AVX2.
     pub(crate) fn has_run(self, words: &[u64; 8], strides: &[u32], m: u32) -> bool {
         // SAFETY: `self` exists, so the CPU has AVX2 (checked in `Avx2::new`).
-        unsafe { has_run_avx2(words, strides, m) }
+        unsafe { has_run_avx2(self, words, strides, m) }
     }
 
     /// `words >> bits` on AVX2.
     #[cfg(test)]
     pub(crate) fn shr(self, words: &[u64; 8], bits: u32) -> [u64; 8] {
         // SAFETY: `self` exists, so the CPU has AVX2.
-        unsafe { shr_avx2(words, bits) }
+        unsafe { shr_avx2(self, words, bits) }
     }
-
-    /// Occurrences of `needle` in `haystack` on AVX2.
-    pub(crate) fn count_byte(self, haystack: &[u8], needle: u8) -> u64 {
-        // SAFETY: `self` exists, so the CPU has AVX2.
-        unsafe { count_byte_avx2(haystack, needle) }
-    }
-}
-
-/// Occurrences of `needle`: per 32-byte block one compare (all ones, that is -1, on a match)
-/// subtracted from 32 byte-wide counters, summed with `vpsadbw` every 255 blocks, before a
-/// counter can overflow; the tail of fewer than 32 bytes byte by byte.
-#[target_feature(enable = "avx2")]
-fn count_byte_avx2(haystack: &[u8], needle: u8) -> u64 {
-    const BLOCK: usize = 32;
-    let wanted = _mm256_set1_epi8(needle as i8);
-    let mut total = 0u64;
-    let mut rounds = haystack.chunks_exact(255 * BLOCK);
-    let sum_round = |blocks: &[u8]| {
-        let mut counts = _mm256_setzero_si256();
-        for block in blocks.chunks_exact(BLOCK) {
-            // SAFETY: `block` is 32 readable bytes; the load is unaligned.
-            let bytes = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };
-            counts = _mm256_sub_epi8(counts, _mm256_cmpeq_epi8(bytes, wanted));
-        }
-        let sums = _mm256_sad_epu8(counts, _mm256_setzero_si256());
-        let mut lanes = [0u64; 4];
-        // SAFETY: `lanes` has room for one unaligned 256-bit store.
-        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sums) };
-        lanes.iter().sum::<u64>()
-    };
-    for round in rounds.by_ref() {
-        total += sum_round(round);
-    }
-    let rest = rounds.remainder();
-    let whole = rest.len() / BLOCK * BLOCK;
-    total += sum_round(&rest[..whole]);
-    total + rest[whole..].iter().filter(|&&b| b == needle).count() as u64
 }
 
 /// Proof that the CPU has SSE4.1.
@@ -128,31 +91,31 @@ impl Avx512 {
     /// The shift-and detector on AVX-512F.
     pub(crate) fn has_run(self, words: &[u64; 8], strides: &[u32], m: u32) -> bool {
         // SAFETY: `self` exists, so the CPU has AVX-512F (checked in `Avx512::new`).
-        unsafe { has_run_avx512(words, strides, m) }
+        unsafe { has_run_avx512(self, words, strides, m) }
     }
 
     /// `words >> bits` on AVX-512F.
     #[cfg(test)]
     pub(crate) fn shr(self, words: &[u64; 8], bits: u32) -> [u64; 8] {
         // SAFETY: `self` exists, so the CPU has AVX-512F.
-        unsafe { shr_avx512(words, bits) }
+        unsafe { shr_avx512(self, words, bits) }
     }
 }
 
 #[target_feature(enable = "avx2")]
-fn has_run_avx2(words: &[u64; 8], strides: &[u32], m: u32) -> bool {
-    has_run(V256x2::load(words), strides, m)
+fn has_run_avx2(token: Avx2, words: &[u64; 8], strides: &[u32], m: u32) -> bool {
+    has_run(V256x2::load(token, words), strides, m)
 }
 
 #[target_feature(enable = "avx512f")]
-fn has_run_avx512(words: &[u64; 8], strides: &[u32], m: u32) -> bool {
-    has_run(V512::load(words), strides, m)
+fn has_run_avx512(token: Avx512, words: &[u64; 8], strides: &[u32], m: u32) -> bool {
+    has_run(V512::load(token, words), strides, m)
 }
 
 #[cfg(test)]
 #[target_feature(enable = "avx2")]
-fn shr_avx2(words: &[u64; 8], bits: u32) -> [u64; 8] {
-    let v = V256x2::load(words).shr(bits);
+fn shr_avx2(token: Avx2, words: &[u64; 8], bits: u32) -> [u64; 8] {
+    let v = V256x2::load(token, words).shr(bits);
     let mut out = [0u64; 8];
     // SAFETY: `out` has room for two unaligned 256-bit stores; AVX2 is enabled here.
     unsafe {
@@ -164,19 +127,20 @@ fn shr_avx2(words: &[u64; 8], bits: u32) -> [u64; 8] {
 
 #[cfg(test)]
 #[target_feature(enable = "avx512f")]
-fn shr_avx512(words: &[u64; 8], bits: u32) -> [u64; 8] {
-    let v = V512::load(words).shr(bits);
+fn shr_avx512(token: Avx512, words: &[u64; 8], bits: u32) -> [u64; 8] {
+    let v = V512::load(token, words).shr(bits);
     let mut out = [0u64; 8];
     // SAFETY: `out` has room for one unaligned 512-bit store; AVX-512F is enabled here.
     unsafe { _mm512_storeu_epi64(out.as_mut_ptr().cast(), v.0) };
     out
 }
 
-/// Words 0..4 (`lo`) and 4..8 (`hi`) of the 512-bit value.
+/// Words 0..4 (`lo`) and 4..8 (`hi`) of the 512-bit value, and the proof of AVX2.
 #[derive(Clone, Copy)]
 struct V256x2 {
     lo: __m256i,
     hi: __m256i,
+    avx2: Avx2,
 }
 
 /// For `shift4(a, b, j)`: 32-bit lane `l` takes lane `(l + 2j) % 8`.
@@ -210,11 +174,11 @@ const FROM_A: [[i64; 4]; 4] = {
 };
 
 impl V256x2 {
-    /// Words `j..j + 4` of the eight words `a ++ b` (`j < 4`).
+    /// Words `j..j + 4` of the eight words `a ++ b` (`j < 4`), `self` being the proof of AVX2.
     #[inline(always)]
-    fn shift4(a: __m256i, b: __m256i, j: usize) -> __m256i {
-        // SAFETY: only called inside AVX2 leaf functions (see the module docs); the tables are
-        // read with unaligned loads within their bounds (`j < 4`).
+    fn shift4(self, a: __m256i, b: __m256i, j: usize) -> __m256i {
+        // SAFETY: `self.avx2` proves the CPU has AVX2; the tables are read with unaligned loads
+        // within their bounds (`j < 4`).
         unsafe {
             let idx = _mm256_loadu_si256(ROTATE[j].as_ptr().cast());
             let pick = _mm256_loadu_si256(FROM_A[j].as_ptr().cast());
@@ -227,11 +191,11 @@ impl V256x2 {
     /// Words `k..k + 4` of the value followed by zeros.
     #[inline(always)]
     fn words_from(self, k: u32) -> __m256i {
-        // SAFETY: only called inside AVX2 leaf functions (see the module docs).
+        // SAFETY: `self.avx2` proves the CPU has AVX2.
         let zero = unsafe { _mm256_setzero_si256() };
         match k {
-            0..4 => Self::shift4(self.lo, self.hi, k as usize),
-            4..8 => Self::shift4(self.hi, zero, k as usize - 4),
+            0..4 => self.shift4(self.lo, self.hi, k as usize),
+            4..8 => self.shift4(self.hi, zero, k as usize - 4),
             _ => zero,
         }
     }
@@ -242,7 +206,7 @@ impl V256x2 {
     /// the top (`left = 64 - right`).
     #[inline(always)]
     fn funnel(self, k: u32, right: __m256i, left: __m256i) -> __m256i {
-        // SAFETY: only called inside AVX2 leaf functions. Variable shifts by 64 give zero.
+        // SAFETY: `self.avx2` proves the CPU has AVX2. Variable shifts by 64 give zero.
         unsafe {
             _mm256_or_si256(
                 _mm256_srlv_epi64(self.words_from(k), right),
@@ -253,24 +217,28 @@ impl V256x2 {
 }
 
 impl Vector for V256x2 {
+    type Token = Avx2;
+
     #[inline(always)]
-    fn load(words: &[u64; 8]) -> Self {
-        // SAFETY: only called inside AVX2 leaf functions; `words` holds two 256-bit halves.
+    fn load(avx2: Avx2, words: &[u64; 8]) -> Self {
+        // SAFETY: `avx2` proves the CPU has AVX2; `words` holds two 256-bit halves.
         unsafe {
             V256x2 {
                 lo: _mm256_loadu_si256(words.as_ptr().cast()),
                 hi: _mm256_loadu_si256(words.as_ptr().add(4).cast()),
+                avx2,
             }
         }
     }
 
     #[inline(always)]
     fn and(self, other: Self) -> Self {
-        // SAFETY: only called inside AVX2 leaf functions.
+        // SAFETY: `self.avx2` proves the CPU has AVX2.
         unsafe {
             V256x2 {
                 lo: _mm256_and_si256(self.lo, other.lo),
                 hi: _mm256_and_si256(self.hi, other.hi),
+                avx2: self.avx2,
             }
         }
     }
@@ -279,17 +247,18 @@ impl Vector for V256x2 {
     fn shr(self, bits: u32) -> Self {
         let q = bits / 64;
         let r = i64::from(bits % 64);
-        // SAFETY: only called inside AVX2 leaf functions.
+        // SAFETY: `self.avx2` proves the CPU has AVX2.
         let (right, left) = unsafe { (_mm256_set1_epi64x(r), _mm256_set1_epi64x(64 - r)) };
         V256x2 {
             lo: self.funnel(q, right, left),
             hi: self.funnel(q + 4, right, left),
+            avx2: self.avx2,
         }
     }
 
     #[inline(always)]
     fn is_zero(self) -> bool {
-        // SAFETY: only called inside AVX2 leaf functions.
+        // SAFETY: `self.avx2` proves the CPU has AVX2.
         unsafe {
             let any = _mm256_or_si256(self.lo, self.hi);
             _mm256_testz_si256(any, any) == 1
@@ -297,29 +266,31 @@ impl Vector for V256x2 {
     }
 }
 
-/// The 512-bit value in one AVX-512 register.
+/// The 512-bit value in one AVX-512 register, and the proof of AVX-512F.
 #[derive(Clone, Copy)]
-struct V512(__m512i);
+struct V512(__m512i, Avx512);
 
 impl Vector for V512 {
+    type Token = Avx512;
+
     #[inline(always)]
-    fn load(words: &[u64; 8]) -> Self {
-        // SAFETY: only called inside AVX-512F leaf functions; `words` is 64 bytes.
-        unsafe { V512(_mm512_loadu_epi64(words.as_ptr().cast())) }
+    fn load(avx512: Avx512, words: &[u64; 8]) -> Self {
+        // SAFETY: `avx512` proves the CPU has AVX-512F; `words` is 64 bytes.
+        unsafe { V512(_mm512_loadu_epi64(words.as_ptr().cast()), avx512) }
     }
 
     #[inline(always)]
     fn and(self, other: Self) -> Self {
-        // SAFETY: only called inside AVX-512F leaf functions.
-        unsafe { V512(_mm512_and_si512(self.0, other.0)) }
+        // SAFETY: `self.1` proves the CPU has AVX-512F.
+        unsafe { V512(_mm512_and_si512(self.0, other.0), self.1) }
     }
 
     #[inline(always)]
     fn shr(self, bits: u32) -> Self {
         let q = i64::from(bits / 64);
         let r = i64::from(bits % 64);
-        // SAFETY: only called inside AVX-512F leaf functions. Lanes whose source word is past
-        // the top are zeroed by the masks; variable shifts by 64 give zero.
+        // SAFETY: `self.1` proves the CPU has AVX-512F. Lanes whose source word is past the
+        // top are zeroed by the masks; variable shifts by 64 give zero.
         unsafe {
             let lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
             let idx = _mm512_add_epi64(lanes, _mm512_set1_epi64(q));
@@ -327,16 +298,19 @@ impl Vector for V512 {
             let lo = _mm512_maskz_permutexvar_epi64((0xffu32 >> q.min(8)) as u8, idx, self.0);
             let hi =
                 _mm512_maskz_permutexvar_epi64((0xffu32 >> (q + 1).min(8)) as u8, idx1, self.0);
-            V512(_mm512_or_si512(
-                _mm512_srlv_epi64(lo, _mm512_set1_epi64(r)),
-                _mm512_sllv_epi64(hi, _mm512_set1_epi64(64 - r)),
-            ))
+            V512(
+                _mm512_or_si512(
+                    _mm512_srlv_epi64(lo, _mm512_set1_epi64(r)),
+                    _mm512_sllv_epi64(hi, _mm512_set1_epi64(64 - r)),
+                ),
+                self.1,
+            )
         }
     }
 
     #[inline(always)]
     fn is_zero(self) -> bool {
-        // SAFETY: only called inside AVX-512F leaf functions.
+        // SAFETY: `self.1` proves the CPU has AVX-512F.
         unsafe { _mm512_test_epi64_mask(self.0, self.0) == 0 }
     }
 }
