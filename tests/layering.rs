@@ -70,7 +70,9 @@ fn code_only(text: &str) -> String {
                 i += 1;
             }
         } else if bytes[i..].starts_with(b"/*") {
-            let end = text[i + 2..].find("*/").map_or(bytes.len(), |e| i + 2 + e + 2);
+            let end = text[i + 2..]
+                .find("*/")
+                .map_or(bytes.len(), |e| i + 2 + e + 2);
             i = end;
         } else if bytes[i] == b'"' {
             i += 1;
@@ -116,8 +118,7 @@ fn uses(module: &[String], code: &str) -> BTreeSet<String> {
         }
     }
     for (at, _) in code.match_indices("super::") {
-        if code[..at].ends_with("super::") || code[..at].ends_with(|c: char| c.is_alphanumeric())
-        {
+        if code[..at].ends_with("super::") || code[..at].ends_with(|c: char| c.is_alphanumeric()) {
             continue;
         }
         let mut rest = &code[at..];
@@ -188,7 +189,10 @@ fn every_path_into_the_crate_follows_the_layering() {
             }
         }
     }
-    assert!(checked > 20, "only {checked} paths found: is the scan broken?");
+    assert!(
+        checked > 20,
+        "only {checked} paths found: is the scan broken?"
+    );
     assert!(broken.is_empty(), "layering broken:\n{}", broken.join("\n"));
 }
 
