@@ -7,13 +7,13 @@
 use std::hint::black_box;
 
 use bitgames::havannah::geometry::Cell;
-use bitgames::havannah::{Game, Wins};
+use bitgames::havannah::{Stones, Wins};
 use bitgames::rng::Rng;
 use gungraun::{library_benchmark, library_benchmark_group, main};
 
 /// A position, the cell to play next and what that move completes.
 struct Position {
-    game: Game,
+    game: Stones,
     cell: Cell,
     wins: Wins,
 }
@@ -23,7 +23,7 @@ struct Position {
 fn position(side: u32, stones: usize, neighbours: usize, seed: u64) -> Position {
     let mut rng = Rng::new(seed);
     loop {
-        let mut game = Game::with_capacity(side, stones + 1).unwrap();
+        let mut game = Stones::with_capacity(side, stones + 1).unwrap();
         let n = game.board().n();
         while game.stones().len() < stones && game.first_win().is_none() {
             let _ = game.play(rng.range(1, n), rng.range(1, n));
@@ -65,7 +65,7 @@ fn sparse_alone() -> Position {
     let mut p = sparse_board();
     let mut rng = Rng::new(9);
     let n = p.game.board().n();
-    let alone = |game: &Game, c: Cell| {
+    let alone = |game: &Stones, c: Cell| {
         game.board().contains(c)
             && !game.is_occupied(c.x, c.y)
             && (0..6)
