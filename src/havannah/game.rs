@@ -332,20 +332,7 @@ impl Game {
     /// is then unchanged.
     #[inline]
     pub fn play(&mut self, x: u32, y: u32) -> Result<Option<Outcome>, PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        let cell = Cell::new(x, y);
-        match self.cells.get(self.board, cell) {
-            EMPTY => {}
-            OFF_BOARD => {
-                return Err(PlayError::OffBoard {
-                    cell,
-                    side: self.board.side(),
-                });
-            }
-            _ => return Err(PlayError::Occupied { cell }),
-        }
+        let cell = self.check(x, y)?;
         let color = self.to_move();
         let around = self.cells.around(self.board, cell);
         let wins = self.place(cell, color, &around);
@@ -361,6 +348,46 @@ impl Game {
             None
         };
         Ok(self.outcome)
+    }
+
+    /// What a stone of `color` on (x, y) would complete, whoever is to move (for agents
+    /// looking for a winning move, or for the opponent's, to block it). The game is unchanged.
+    ///
+    /// ```
+    /// use bitgames::havannah::{Color, Game, Wins};
+    /// let mut game = Game::new(2)?;
+    /// game.play(1, 1)?;
+    /// assert_eq!(game.wins_with(Color::White, 1, 2)?, Wins::BRIDGE);
+    /// assert_eq!(game.wins_with(Color::Black, 1, 2)?, Wins::NONE);
+    /// assert_eq!(game.moves_played(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Game::play`].
+    pub fn wins_with(&mut self, color: Color, x: u32, y: u32) -> Result<Wins, PlayError> {
+        let cell = self.check(x, y)?;
+        let around = self.cells.around(self.board, cell);
+        let wins = self.place(cell, color, &around);
+        self.undo();
+        Ok(wins)
+    }
+
+    /// The cell (x, y) if a stone may go there now.
+    #[inline(always)]
+    fn check(&self, x: u32, y: u32) -> Result<Cell, PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        let cell = Cell::new(x, y);
+        match self.cells.get(self.board, cell) {
+            EMPTY => Ok(cell),
+            OFF_BOARD => Err(PlayError::OffBoard {
+                cell,
+                side: self.board.side(),
+            }),
+            _ => Err(PlayError::Occupied { cell }),
+        }
     }
 
     /// Puts a stone of `color` on the empty `cell` whose neighbours hold `around`, joins its

@@ -36,9 +36,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod agent;
 mod game;
 pub mod geometry;
 mod groups;
+pub mod gtp;
 pub mod judge;
 pub mod reference;
 mod stones;
