@@ -23,7 +23,7 @@ fn judge_throughput(c: &mut Criterion) {
 /// Plays one random game on `game`'s board until the first win (or a full board), drawing
 /// each move by one step of a Fisher–Yates shuffle of `cells`; returns the moves played.
 fn random_game(game: &mut Stones, cells: &mut [Cell], rng: &mut Rng) -> u32 {
-    game.reset(10, cells.len()).unwrap();
+    game.resize(10, cells.len()).unwrap();
     for i in 0..cells.len() {
         let j = i + rng.below((cells.len() - i) as u32) as usize;
         cells.swap(i, j);

@@ -91,6 +91,8 @@ pub struct Game {
     enclosure: Enclosure,
     /// [`Game::playout`]'s list of empty cells.
     empty: Vec<Cell>,
+    /// [`Game::playout`]'s list of every cell of the board (made on the first playout).
+    board_cells: Vec<Cell>,
 }
 
 /// The Zobrist key of a stone of `color` on `cell`: a fixed mix of the two (no table, so no
@@ -147,6 +149,7 @@ impl Game {
             outcome: None,
             enclosure: Enclosure::default(),
             empty: Vec::new(),
+            board_cells: Vec::new(),
         })
     }
 
@@ -174,6 +177,7 @@ impl Game {
     pub fn resize(&mut self, side: u32) -> Result<(), SizeError> {
         let board = Board::new(side).ok_or(SizeError { side })?;
         self.board = board;
+        self.board_cells.clear();
         self.cells.resize(board);
         self.stones.clear();
         self.unions.clear();
@@ -205,7 +209,7 @@ impl Game {
     /// which is Black's move 2).
     #[inline]
     pub fn to_move(&self) -> Color {
-        if self.history.len() % 2 == 0 {
+        if self.history.len().is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
@@ -333,10 +337,16 @@ impl Game {
     #[inline]
     pub fn play(&mut self, x: u32, y: u32) -> Result<Option<Outcome>, PlayError> {
         let cell = self.check(x, y)?;
+        Ok(self.play_unchecked(cell))
+    }
+
+    /// [`Game::play`] on `cell`, which is on the board and empty, in a game still going on.
+    #[inline(always)]
+    fn play_unchecked(&mut self, cell: Cell) -> Option<Outcome> {
         let color = self.to_move();
         let around = self.cells.around(self.board, cell);
         let wins = self.place(cell, color, &around);
-        self.outcome = if !wins.is_empty() {
+        let outcome = if !wins.is_empty() {
             Some(Outcome::Win {
                 color,
                 wins,
@@ -347,7 +357,9 @@ impl Game {
         } else {
             None
         };
-        Ok(self.outcome)
+        // Returned from the local, not read back from `self` (a store-forwarding stall).
+        self.outcome = outcome;
+        outcome
     }
 
     /// What a stone of `color` on (x, y) would complete, whoever is to move (for agents
@@ -460,10 +472,14 @@ impl Game {
     /// colour. Neighbour d's six neighbours are `cell`, its neighbours d − 1 and d + 1, and the
     /// three cells one step further in directions d − 1, d and d + 1.
     fn fills_a_ring(&self, cell: Cell, color: Color, own: u32) -> bool {
+        // Bit d: neighbours d − 1, d and d + 1 (cyclically) are all own.
         let rotated = own * 0x1041;
+        let triples = own & (rotated >> 5) & (rotated >> 1) & 0x3f;
+        if triples == 0 {
+            return false;
+        }
         (0..6).any(|d| {
-            // Bits d − 1, d, d + 1 (cyclic) of `own`.
-            rotated >> (d + 5) & 7 == 7 && {
+            triples >> d & 1 == 1 && {
                 let (dx, dy) = NEIGHBOURS[d];
                 let y = Cell::new(
                     cell.x.wrapping_add_signed(dx),
@@ -574,19 +590,22 @@ impl Game {
         if let Some(outcome) = self.outcome {
             return outcome;
         }
+        if self.board_cells.len() as u64 != self.board.cells() {
+            self.board_cells.clear();
+            self.board_cells.extend(self.board.iter());
+        }
         let mut empty = std::mem::take(&mut self.empty);
         empty.clear();
         empty.extend(
-            self.board
+            self.board_cells
                 .iter()
-                .filter(|&c| self.cells.get(self.board, c) == EMPTY),
+                .filter(|&&c| self.cells.get(self.board, c) == EMPTY),
         );
         let mut outcome = None;
         for i in 0..empty.len() {
             let j = i + rng.below((empty.len() - i) as u32) as usize;
             empty.swap(i, j);
-            let cell = empty[i];
-            if let Ok(Some(o)) = self.play(cell.x, cell.y) {
+            if let Some(o) = self.play_unchecked(empty[i]) {
                 outcome = Some(o);
                 break;
             }

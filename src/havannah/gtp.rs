@@ -298,11 +298,11 @@ impl Engine {
     }
 
     fn undo(&mut self) -> Reply {
-        if let Some((_, at)) = self.resigned {
-            if at == self.game.moves_played() {
-                self.resigned = None;
-                return Ok(String::new());
-            }
+        if let Some((_, at)) = self.resigned
+            && at == self.game.moves_played()
+        {
+            self.resigned = None;
+            return Ok(String::new());
         }
         self.game
             .undo()

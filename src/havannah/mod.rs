@@ -1,7 +1,8 @@
 //! Havannah, Christian Freeling's connection game on a hexagonal board of S cells a side
 //! ([rules](https://www.mindsports.nl/index.php/arena/havannah/)), and the structure finder of
 //! the Google Code Jam 2012 Round 3 problem
-//! ["Havannah"](https://github.com/google/coding-competitions-archive/tree/main/codejam/2012/round_3/havannah).
+//! ["Havannah"](https://code.google.com/codejam/contest/1835486/dashboard#s=p1) (also on
+//! [QOJ](https://qoj.ac/contest/1177/problem/5898)).
 //!
 //! - [`Game`]: the two-player game. White moves first (the convention of the Havannah programs
 //!   and their GTP controllers); a player wins with a **bridge** (a group holding two corners),

@@ -79,7 +79,7 @@ impl Reference {
 
     /// The player to move: White first, then in turn (a swap is Black's move).
     pub fn to_move(&self) -> Color {
-        if self.moves.len() % 2 == 0 {
+        if self.moves.len().is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
