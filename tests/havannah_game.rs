@@ -473,5 +473,30 @@ fn large_boards_play_and_undo_with_memory_for_the_stones_only() {
         let (x, y) = shift(*last);
         assert_eq!(game.play(x, y), Ok(ring_by_white(11)), "{rule:?}");
         assert_eq!(game.winning_group().len(), 6);
+        // Emptied, the board holds nothing, and the same game plays out the same way.
+        let history: Vec<Move> = game.history().collect();
+        let hash = game.hash();
+        game.reset();
+        assert_eq!(
+            (game.moves_played(), game.hash(), game.outcome()),
+            (0, 0, None)
+        );
+        assert_eq!(game.stone(x, y), None);
+        assert!(history.iter().all(|m| match m {
+            Move::Place(c) => game.stone(c.x, c.y).is_none(),
+            Move::Swap => false,
+        }));
+        for &m in &history {
+            game.play_move(m).unwrap();
+        }
+        assert_eq!(game.hash(), hash);
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::Win {
+                color: Color::White,
+                wins: Wins::RING,
+                at: 11
+            })
+        );
     }
 }

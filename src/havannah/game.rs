@@ -155,13 +155,7 @@ impl Game {
 
     /// Empties the board, keeping its side, the rules and the memory.
     pub fn reset(&mut self) {
-        if self.cells.is_dense() {
-            for stone in &self.stones {
-                self.cells.remove_newest(stone.cell);
-            }
-        } else {
-            self.cells.resize(self.board);
-        }
+        self.cells.clear(self.stones.iter().map(|s| s.cell));
         self.stones.clear();
         self.unions.clear();
         self.history.clear();
@@ -471,13 +465,17 @@ impl Game {
     /// neighbours of one of its own neighbours? That stone is then inside a ring of its own
     /// colour. Neighbour d's six neighbours are `cell`, its neighbours d − 1 and d + 1, and the
     /// three cells one step further in directions d − 1, d and d + 1.
+    #[inline(always)]
     fn fills_a_ring(&self, cell: Cell, color: Color, own: u32) -> bool {
         // Bit d: neighbours d − 1, d and d + 1 (cyclically) are all own.
         let rotated = own * 0x1041;
         let triples = own & (rotated >> 5) & (rotated >> 1) & 0x3f;
-        if triples == 0 {
-            return false;
-        }
+        triples != 0 && self.fills_around(cell, color, triples)
+    }
+
+    /// [`Game::fills_a_ring`] for the neighbours d of `cell` with bit d of `triples` set.
+    #[inline(never)]
+    fn fills_around(&self, cell: Cell, color: Color, triples: u32) -> bool {
         (0..6).any(|d| {
             triples >> d & 1 == 1 && {
                 let (dx, dy) = NEIGHBOURS[d];

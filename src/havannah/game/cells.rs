@@ -72,6 +72,12 @@ impl Table {
         self.shift = 64 - cap.trailing_zeros();
     }
 
+    /// Empties the table, keeping its size.
+    fn clear(&mut self) {
+        self.entries.fill((0, EMPTY));
+        self.len = 0;
+    }
+
     #[inline(always)]
     fn home(&self, key: u64) -> usize {
         (key.wrapping_mul(HASH_FACTOR) >> self.shift) as usize
@@ -181,9 +187,17 @@ impl Cells {
         }
     }
 
-    /// Is this the dense layout?
-    pub(super) fn is_dense(&self) -> bool {
-        matches!(self, Cells::Dense { .. })
+    /// Takes every stone off. `stones` are their cells: the dense layout clears just those,
+    /// the table clears itself and keeps its size (no allocation for the next game).
+    pub(super) fn clear(&mut self, stones: impl Iterator<Item = Cell>) {
+        match self {
+            Cells::Dense { width, slots } => {
+                for cell in stones {
+                    slots[cell.x as usize * *width + cell.y as usize] = EMPTY;
+                }
+            }
+            Cells::Sparse(table) => table.clear(),
+        }
     }
 
     /// The slot of `cell`, which must be on `board` or next to it (coordinates up to
