@@ -29,6 +29,8 @@ fn replayed(game: &Game) -> Game {
 /// outcome, whose turn, every cell; after an undo, the whole state against a replay.
 fn differential(side: u32, rules: Rules, ops: &[Op]) {
     let mut game = Game::with_rules(side, rules).unwrap();
+    // The hash-table layout of large boards, on the same moves.
+    let mut hashed = Game::with_hash_table(side, rules).unwrap();
     let mut slow = Reference::new(side, rules).unwrap();
     let n = 2 * side - 1;
     for (k, &op) in ops.iter().enumerate() {
@@ -37,16 +39,19 @@ fn differential(side: u32, rules: Rules, ops: &[Op]) {
             Op::Play(x, y) => {
                 let fast = game.play(x, y);
                 assert_eq!(fast, slow.play(x, y), "step {k}: {op:?} on S = {side}");
+                assert_eq!(fast, hashed.play(x, y), "step {k}: hash table");
                 fast.is_err()
             }
             Op::Swap => {
                 let fast = game.swap();
                 assert_eq!(fast, slow.swap(), "step {k}: swap");
+                assert_eq!(fast, hashed.swap());
                 fast.is_err()
             }
             Op::Undo => {
                 let fast = game.undo();
                 assert_eq!(fast, slow.undo(), "step {k}: undo");
+                assert_eq!(fast, hashed.undo());
                 assert_eq!(
                     game,
                     replayed(&game),
@@ -59,6 +64,7 @@ fn differential(side: u32, rules: Rules, ops: &[Op]) {
         if failed {
             assert_eq!(game, before, "step {k}: a refused move changed the game");
         }
+        assert_eq!(game, hashed, "step {k}: the layouts differ");
         assert_eq!(game.outcome(), slow.outcome(), "step {k}");
         assert_eq!(game.to_move(), slow.to_move());
         assert_eq!(game.moves_played() as usize, slow.moves().len());
@@ -66,6 +72,11 @@ fn differential(side: u32, rules: Rules, ops: &[Op]) {
         for x in 0..=n + 1 {
             for y in 0..=n + 1 {
                 assert_eq!(game.stone(x, y), slow.stone(x, y), "({x}, {y})");
+                assert_eq!(
+                    hashed.stone(x, y),
+                    slow.stone(x, y),
+                    "hash table: ({x}, {y})"
+                );
             }
         }
         let legal = game.legal_moves().count();

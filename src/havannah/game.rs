@@ -153,6 +153,18 @@ impl Game {
         })
     }
 
+    /// [`Game::with_rules`], with the cells in the hash table that large boards use, whatever
+    /// the side: for differential tests of that layout on small boards.
+    ///
+    /// # Errors
+    /// As [`Game::with_rules`].
+    #[doc(hidden)]
+    pub fn with_hash_table(side: u32, rules: Rules) -> Result<Game, SizeError> {
+        let mut game = Game::with_rules(side, rules)?;
+        game.cells = Cells::sparse();
+        Ok(game)
+    }
+
     /// Empties the board, keeping its side, the rules and the memory.
     pub fn reset(&mut self) {
         self.cells.clear(self.stones.iter().map(|s| s.cell));

@@ -160,6 +160,11 @@ impl Cells {
         cells
     }
 
+    /// An empty hash-table map, whatever the board's size (for tests of that layout).
+    pub(super) fn sparse() -> Cells {
+        Cells::Sparse(Table::with_capacity(64))
+    }
+
     /// Empties the map for a board of a new size, keeping memory where it can.
     pub(super) fn resize(&mut self, board: Board) {
         let width = u64::from(board.n()) + 2;
@@ -285,6 +290,32 @@ impl Cells {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    #[test]
+    fn removals_after_growing_find_every_older_key() {
+        // Grow the table (at 33 keys, and again at 65), then take the keys off newest first:
+        // every older key must still be found after each removal.
+        let mut rng = Rng::new(9);
+        for trial in 0..300u32 {
+            let mut table = Table::with_capacity(1);
+            let mut keys: Vec<u64> = Vec::new();
+            let count = 33 + trial as usize % 40;
+            // Keys packed into a small square, so that home slots collide.
+            while keys.len() < count {
+                let key = Cell::new(1 + rng.below(12), 1 + rng.below(12)).key();
+                if !keys.contains(&key) {
+                    table.insert(key, 2 * keys.len() as u32);
+                    keys.push(key);
+                }
+            }
+            while let Some(key) = keys.pop() {
+                table.remove_newest(key);
+                for (k, &older) in keys.iter().enumerate() {
+                    assert_eq!(table.get(older), 2 * k as u32, "trial {trial}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn table_removes_newest_first_exactly() {
