@@ -413,7 +413,7 @@ impl Game {
     #[inline(always)]
     fn place(&mut self, cell: Cell, color: Color, around: &[Slot; 6]) -> Wins {
         let k = self.stones.len() as u32;
-        let border = self.board.border(cell);
+        let border = self.cells.border(self.board, cell);
         self.stones.push(Stone {
             cell,
             color,

@@ -5,7 +5,7 @@
 //! cell or a cell off the board.
 
 use crate::havannah::Color;
-use crate::havannah::geometry::{Board, Cell, NEIGHBOURS};
+use crate::havannah::geometry::{Board, Border, Cell, NEIGHBOURS};
 
 /// A cell's content: `2k + c` for stone number `k` of colour index `c`, or [`EMPTY`] or
 /// [`OFF_BOARD`].
@@ -34,8 +34,13 @@ const HASH_FACTOR: u64 = 0x9e37_79b9_7f4a_7c15;
 pub(super) enum Cells {
     /// Slot `x · width + y` is cell (x, y), `width = n + 2`: the frame around the board (and
     /// every off-board cell of the square) holds [`OFF_BOARD`], so a neighbour of an on-board
-    /// cell is a fixed offset away and always in bounds.
-    Dense { width: usize, slots: Vec<Slot> },
+    /// cell is a fixed offset away and always in bounds. `borders` holds each slot's corner or
+    /// edges ([`Board::border`]), read instead of computed.
+    Dense {
+        width: usize,
+        slots: Vec<Slot>,
+        borders: Vec<Border>,
+    },
     /// A linear-probing hash table from cells to slots, at most half full.
     Sparse(Table),
 }
@@ -170,20 +175,24 @@ impl Cells {
         let width = u64::from(board.n()) + 2;
         if width * width <= DENSE_MAX_CELLS {
             let width = width as usize;
-            let mut slots = match std::mem::replace(self, Cells::Sparse(Table::default())) {
-                Cells::Dense { slots, .. } => slots,
-                Cells::Sparse(_) => Vec::new(),
-            };
+            let (mut slots, mut borders) =
+                match std::mem::replace(self, Cells::Sparse(Table::default())) {
+                    Cells::Dense { slots, borders, .. } => (slots, borders),
+                    Cells::Sparse(_) => (Vec::new(), Vec::new()),
+                };
             slots.clear();
-            slots.extend((0..width * width).map(|i| {
+            borders.clear();
+            for i in 0..width * width {
                 let cell = Cell::new((i / width) as u32, (i % width) as u32);
-                if board.contains(cell) {
-                    EMPTY
-                } else {
-                    OFF_BOARD
-                }
-            }));
-            *self = Cells::Dense { width, slots };
+                let on = board.contains(cell);
+                slots.push(if on { EMPTY } else { OFF_BOARD });
+                borders.push(if on { board.border(cell) } else { Border::NONE });
+            }
+            *self = Cells::Dense {
+                width,
+                slots,
+                borders,
+            };
         } else {
             match self {
                 Cells::Sparse(table) => table.reset(64),
@@ -196,7 +205,7 @@ impl Cells {
     /// the table clears itself and keeps its size (no allocation for the next game).
     pub(super) fn clear(&mut self, stones: impl Iterator<Item = Cell>) {
         match self {
-            Cells::Dense { width, slots } => {
+            Cells::Dense { width, slots, .. } => {
                 for cell in stones {
                     slots[cell.x as usize * *width + cell.y as usize] = EMPTY;
                 }
@@ -210,7 +219,7 @@ impl Cells {
     #[inline(always)]
     pub(super) fn get(&self, board: Board, cell: Cell) -> Slot {
         match self {
-            Cells::Dense { width, slots } => {
+            Cells::Dense { width, slots, .. } => {
                 let (x, y) = (cell.x as usize, cell.y as usize);
                 if x >= *width || y >= *width {
                     return OFF_BOARD;
@@ -231,7 +240,7 @@ impl Cells {
     #[inline(always)]
     pub(super) fn around(&self, board: Board, cell: Cell) -> [Slot; 6] {
         match self {
-            Cells::Dense { width, slots } => {
+            Cells::Dense { width, slots, .. } => {
                 let w = *width as isize;
                 let at = cell.x as usize * *width + cell.y as usize;
                 let offsets = [w + 1, 1, -w, -w - 1, -1, w];
@@ -253,11 +262,22 @@ impl Cells {
         }
     }
 
+    /// The corner or edges of the on-board `cell` ([`Board::border`]).
+    #[inline(always)]
+    pub(super) fn border(&self, board: Board, cell: Cell) -> Border {
+        match self {
+            Cells::Dense { width, borders, .. } => {
+                borders[cell.x as usize * *width + cell.y as usize]
+            }
+            Cells::Sparse(_) => board.border(cell),
+        }
+    }
+
     /// Puts `slot` (a stone) on the empty on-board `cell`.
     #[inline(always)]
     pub(super) fn insert(&mut self, cell: Cell, slot: Slot) {
         match self {
-            Cells::Dense { width, slots } => {
+            Cells::Dense { width, slots, .. } => {
                 slots[cell.x as usize * *width + cell.y as usize] = slot;
             }
             Cells::Sparse(table) => table.insert(cell.key(), slot),
@@ -267,7 +287,7 @@ impl Cells {
     /// Changes the stone on `cell` (for the swap: a new colour).
     pub(super) fn set(&mut self, cell: Cell, slot: Slot) {
         match self {
-            Cells::Dense { width, slots } => {
+            Cells::Dense { width, slots, .. } => {
                 slots[cell.x as usize * *width + cell.y as usize] = slot;
             }
             Cells::Sparse(table) => table.set(cell.key(), slot),
@@ -278,7 +298,7 @@ impl Cells {
     #[inline(always)]
     pub(super) fn remove_newest(&mut self, cell: Cell) {
         match self {
-            Cells::Dense { width, slots } => {
+            Cells::Dense { width, slots, .. } => {
                 slots[cell.x as usize * *width + cell.y as usize] = EMPTY;
             }
             Cells::Sparse(table) => table.remove_newest(cell.key()),
