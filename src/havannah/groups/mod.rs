@@ -1,5 +1,12 @@
-//! Groups of stones: disjoint sets of stones, each root carrying the corners and edges its
-//! group touches, and the O(1) ring test on the new stone's neighbour arcs.
+//! Groups of stones for [`Stones`](super::Stones), the one-player engine of the judge:
+//! disjoint sets of stones, each root carrying the corners and edges its group touches, and the
+//! O(1) ring test on the new stone's neighbour arcs. No undo (the two-player
+//! [`Game`](super::Game) has its own groups).
+//!
+//! - [`table`]: the sparse layout's hash table and row-segment filter;
+//! - [`dense`]: the dense layout, quick-find and the three-load neighbourhood;
+//! - [`union_find`]: the sparse layout's union-find;
+//! - [`arcs`]: the arc and bridge/fork tables both use.
 //!
 //! Stones live in one of two layouts, chosen when a game starts:
 //! - **sparse**: an open-addressing hash table from the packed cell ([`Cell::key`]) to the
