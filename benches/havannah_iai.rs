@@ -1,19 +1,21 @@
-//! Instruction counts (callgrind, via gungraun) of Havannah's hot path, one `play`: on a
-//! mid-game S = 10 board (dense layout, joining groups) and on a sparse S = 3000 board (hash
-//! table), next to a stone and away from every stone. Each bench asserts its result.
+//! Instruction counts (callgrind, via gungraun) of Havannah's hot paths: the judge engine's
+//! `Stones::play` on a mid-game S = 10 board (dense layout, joining groups) and on a sparse
+//! S = 3000 board (hash table), next to a stone and away from every stone; and one random
+//! two-player playout of `Game` on S = 8 from the empty board, under each ring rule. Each
+//! bench asserts its result.
 //!
 //! `cargo bench --bench havannah_iai` (needs `gungraun-runner` of the same version and valgrind).
 
 use std::hint::black_box;
 
 use bitgames::havannah::geometry::Cell;
-use bitgames::havannah::{Game, Wins};
+use bitgames::havannah::{Game, Outcome, RingRule, Rules, Stones, Wins};
 use bitgames::rng::Rng;
 use gungraun::{library_benchmark, library_benchmark_group, main};
 
 /// A position, the cell to play next and what that move completes.
 struct Position {
-    game: Game,
+    game: Stones,
     cell: Cell,
     wins: Wins,
 }
@@ -23,7 +25,7 @@ struct Position {
 fn position(side: u32, stones: usize, neighbours: usize, seed: u64) -> Position {
     let mut rng = Rng::new(seed);
     loop {
-        let mut game = Game::with_capacity(side, stones + 1).unwrap();
+        let mut game = Stones::with_capacity(side, stones + 1).unwrap();
         let n = game.board().n();
         while game.stones().len() < stones && game.first_win().is_none() {
             let _ = game.play(rng.range(1, n), rng.range(1, n));
@@ -65,7 +67,7 @@ fn sparse_alone() -> Position {
     let mut p = sparse_board();
     let mut rng = Rng::new(9);
     let n = p.game.board().n();
-    let alone = |game: &Game, c: Cell| {
+    let alone = |game: &Stones, c: Cell| {
         game.board().contains(c)
             && !game.is_occupied(c.x, c.y)
             && (0..6)
@@ -95,9 +97,38 @@ fn play(mut p: Position) -> Position {
     p
 }
 
+/// An empty S = 8 game under `rule` (its cell list already made by a first playout), the
+/// generator for the next playout, and that playout's outcome and length, found on copies.
+fn empty_s8(rule: RingRule) -> (Game, Rng, Outcome, u32) {
+    let mut game = Game::with_rules(8, Rules::default().ring(rule)).unwrap();
+    let mut rng = Rng::new(3);
+    game.playout(&mut rng);
+    game.reset();
+    let mut copy = game.clone();
+    let outcome = copy.playout(&mut rng.clone());
+    (game, rng, outcome, copy.moves_played())
+}
+
+fn official() -> (Game, Rng, Outcome, u32) {
+    empty_s8(RingRule::Official)
+}
+
+fn code_jam() -> (Game, Rng, Outcome, u32) {
+    empty_s8(RingRule::CodeJam)
+}
+
+#[library_benchmark]
+#[bench::s8_official(setup = official)]
+#[bench::s8_code_jam(setup = code_jam)]
+fn playout((mut game, mut rng, outcome, moves): (Game, Rng, Outcome, u32)) -> Game {
+    assert_eq!(black_box(game.playout(black_box(&mut rng))), outcome);
+    assert_eq!(game.moves_played(), moves);
+    game
+}
+
 library_benchmark_group!(
     name = havannah;
-    benchmarks = play
+    benchmarks = play, playout
 );
 
 main!(library_benchmark_groups = havannah);

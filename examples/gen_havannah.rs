@@ -15,9 +15,9 @@ fn main() -> io::Result<()> {
     let mut out = BufWriter::new(io::stdout().lock());
     bitgames::havannah::judge::generate(
         &mut out,
+        &mut bitgames::rng::Rng::new(arg(3, 1)),
         u32::try_from(arg(0, 400)).expect("CASES fits in u32"),
         side,
         u32::try_from(arg(2, 10_000)).expect("MOVES fits in u32"),
-        arg(3, 1),
     )
 }

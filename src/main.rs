@@ -25,6 +25,8 @@ enum Command {
     Grid(cli::judge::JudgeArgs),
     /// Compute the grid game's Grundy values g(a, b) of the a × b rectangles up to a size.
     GridTable(cli::grid_table::GridTableArgs),
+    /// A GTP engine on standard input/output (`bitgames gtp havannah`).
+    Gtp(cli::gtp::GtpArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         Command::Havannah(args) => cli::judge::run(&bitgames::havannah::judge::Judge, &args),
         Command::Grid(args) => cli::judge::run(&bitgames::grid::judge::Judge, &args),
         Command::GridTable(args) => cli::grid_table::run(&args),
+        Command::Gtp(args) => cli::gtp::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,15 +2,15 @@
 
 use bitgames::havannah::geometry::{Cell, NEIGHBOURS};
 use bitgames::havannah::judge::Judge;
-use bitgames::havannah::reference::Reference;
-use bitgames::havannah::{Game, Wins};
+use bitgames::havannah::reference::Stones as Reference;
+use bitgames::havannah::{Stones, Wins};
 use bitgames::judge::{Options, run};
 use proptest::prelude::*;
 
 /// Plays `moves` on both engines, comparing every result, the occupancy and the first win.
 fn differential(side: u32, moves: &[(u32, u32)]) {
-    let mut game = Game::new(side).unwrap();
-    let mut sparse = Game::with_capacity(side, 1).unwrap();
+    let mut game = Stones::new(side).unwrap();
+    let mut sparse = Stones::with_capacity(side, 1).unwrap();
     let mut slow = Reference::new(side).unwrap();
     for (k, &(x, y)) in moves.iter().enumerate() {
         let expected = slow.play(x, y);
@@ -94,7 +94,7 @@ proptest! {
     #[test]
     #[cfg_attr(miri, ignore)]
     fn whole_boards_in_random_order_agree(side in 2u32..=9, seed in any::<u64>()) {
-        let mut cells: Vec<(u32, u32)> = Game::new(side).unwrap().board().iter().map(|c| (c.x, c.y)).collect();
+        let mut cells: Vec<(u32, u32)> = Stones::new(side).unwrap().board().iter().map(|c| (c.x, c.y)).collect();
         bitgames::rng::Rng::new(seed).shuffle(&mut cells);
         differential(side, &cells);
     }
@@ -103,7 +103,7 @@ proptest! {
 /// Plays `moves`, expecting no win before the last one and `wins` on it.
 fn expect_last(side: u32, moves: &[(u32, u32)], wins: Wins) {
     differential(side, moves);
-    let mut game = Game::new(side).unwrap();
+    let mut game = Stones::new(side).unwrap();
     let (last, before) = moves.split_last().unwrap();
     for &(x, y) in before {
         assert_eq!(game.play(x, y), Ok(Wins::NONE), "({x}, {y})");
@@ -121,7 +121,7 @@ fn loop_around_an_occupied_centre_is_no_ring() {
     expect_last(3, &filled, Wins::NONE);
     let mut open = around.to_vec();
     open.push((3, 3));
-    let mut game = Game::new(3).unwrap();
+    let mut game = Stones::new(3).unwrap();
     for (x, y) in around {
         game.play(x, y).unwrap();
     }
@@ -203,7 +203,7 @@ fn big_loops_close_on_the_last_stone() {
             assert_eq!(cells.len() as i64, 6 * r);
             expect_last(side, &cells, Wins::RING);
             // With every enclosed cell filled first, closing the loop is no ring.
-            let mut inside: Vec<(u32, u32)> = Game::new(side)
+            let mut inside: Vec<(u32, u32)> = Stones::new(side)
                 .unwrap()
                 .board()
                 .iter()
@@ -252,7 +252,7 @@ fn huge_board_loop_around_a_huge_empty_area() {
     assert_eq!(moves.len(), 10_000);
 
     let start = std::time::Instant::now();
-    let mut game = Game::with_capacity(side, moves.len()).unwrap();
+    let mut game = Stones::with_capacity(side, moves.len()).unwrap();
     for (k, &(x, y)) in moves.iter().enumerate() {
         let wins = game.play(x, y).unwrap();
         assert_eq!(wins.is_empty(), k + 1 < moves.len(), "move {}", k + 1);
@@ -271,7 +271,7 @@ fn huge_board_loop_around_a_huge_empty_area() {
 
 #[test]
 fn after_a_win_play_goes_on_and_reports_per_move() {
-    let mut game = Game::new(3).unwrap();
+    let mut game = Stones::new(3).unwrap();
     for (x, y) in [(1, 1), (1, 2)] {
         game.play(x, y).unwrap();
     }

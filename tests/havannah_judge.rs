@@ -4,6 +4,7 @@
 use bitgames::havannah::judge::{Judge, generate};
 use bitgames::havannah::reference;
 use bitgames::judge::{JudgeError, Options, run};
+use bitgames::rng::Rng;
 
 const SAMPLE_IN: &[u8] = include_bytes!("data/havannah.in");
 const SAMPLE_OUT: &str = include_str!("data/havannah.out");
@@ -48,7 +49,7 @@ fn reference_answers(input: &[u8]) -> String {
 fn generated_inputs_match_the_reference_on_any_threads() {
     for (seed, side, moves) in [(1, 2, 7), (2, 3, 19), (3, 4, 20), (4, 6, 40), (5, 9, 120)] {
         let mut input = Vec::new();
-        generate(&mut input, 60, side, moves, seed).unwrap();
+        generate(&mut input, &mut Rng::new(seed), 60, side, moves).unwrap();
         let expected = reference_answers(&input);
         for options in [
             Options::single_threaded(),
@@ -69,7 +70,7 @@ fn generated_inputs_match_the_reference_on_any_threads() {
 #[cfg_attr(miri, ignore)]
 fn large_generated_input_is_the_same_on_one_and_many_threads() {
     let mut input = Vec::new();
-    generate(&mut input, 40, 3000, 10_000, 9).unwrap();
+    generate(&mut input, &mut Rng::new(9), 40, 3000, 10_000).unwrap();
     let (one, r1) = judge(&input, Options::single_threaded());
     let (many, r2) = judge(
         &input,

@@ -6,9 +6,9 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use bitgames::havannah::Game;
+use bitgames::havannah::Stones;
 use bitgames::havannah::judge::{Judge, ScannerOnly};
-use bitgames::havannah::reference::Reference;
+use bitgames::havannah::reference::Stones as Reference;
 use bitgames::judge::{Format, Options, run};
 use libfuzzer_sys::fuzz_target;
 
@@ -38,9 +38,9 @@ fuzz_target!(|input: Input| {
     };
     let n = 2 * side - 1;
     let mut game = if input.sparse {
-        Game::with_capacity(side, 1).unwrap()
+        Stones::with_capacity(side, 1).unwrap()
     } else {
-        Game::new(side).unwrap()
+        Stones::new(side).unwrap()
     };
     let mut slow = Reference::new(side).unwrap();
     for &(x, y) in &input.moves {

@@ -2,6 +2,7 @@
 //! `run` function. No game logic lives here; every command calls the library.
 
 pub mod grid_table;
+pub mod gtp;
 pub mod judge;
 
 use std::fmt;

@@ -48,10 +48,9 @@ impl Cell {
         })
     }
 
-    /// The cell packed into one 64-bit key, `x` in the high half: never 0 for a board cell,
-    /// and a neighbour's key is this key plus a constant ([`KEY_STEPS`]).
+    /// The cell packed into one 64-bit key, `x` in the high half: never 0 for a board cell.
     #[inline(always)]
-    pub const fn key(self) -> u64 {
+    pub(crate) const fn key(self) -> u64 {
         ((self.x as u64) << 32) | self.y as u64
     }
 }
@@ -62,23 +61,11 @@ impl fmt::Display for Cell {
     }
 }
 
-/// What adding each [`NEIGHBOURS`] offset does to a [`Cell::key`] (wrapping arithmetic).
-pub const KEY_STEPS: [u64; 6] = {
-    let mut steps = [0u64; 6];
-    let mut d = 0;
-    while d < 6 {
-        let (dx, dy) = NEIGHBOURS[d];
-        steps[d] = ((dx as i64) << 32).wrapping_add(dy as i64) as u64;
-        d += 1;
-    }
-    steps
-};
-
 /// A set of corners and edges, one bit each: bits 0–5 are the corners (1,1), (1,S), (S,1),
 /// (S,n), (n,S), (n,n); bits 6–11 the edges x = 1, y = 1, x = n, y = n, x − y = S − 1 and
 /// y − x = S − 1.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct Border(pub u16);
+pub struct Border(u16);
 
 impl Border {
     /// No corner and no edge.
@@ -87,6 +74,30 @@ impl Border {
     pub const CORNERS: Border = Border(0x3f);
     /// The six edges.
     pub const EDGES: Border = Border(0xfc0);
+
+    /// The set of the 12 low bits of `bits` (corners 0–5, edges 6–11; higher bits ignored).
+    ///
+    /// ```
+    /// use bitgames::havannah::geometry::Border;
+    /// assert_eq!(Border::from_bits(0xffff), Border::CORNERS.with(Border::EDGES));
+    /// assert_eq!(Border::from_bits(3).corners(), 2);
+    /// ```
+    #[inline(always)]
+    pub const fn from_bits(bits: u16) -> Border {
+        Border(bits & 0xfff)
+    }
+
+    /// Any 16 bits, for markers kept beside real sets (such as an off-board cell's).
+    #[inline(always)]
+    pub(crate) const fn from_raw(bits: u16) -> Border {
+        Border(bits)
+    }
+
+    /// The set as bits: corners 0–5, edges 6–11.
+    #[inline(always)]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
 
     /// The union of two sets.
     #[inline(always)]
@@ -220,7 +231,7 @@ impl Board {
     /// ```
     /// use bitgames::havannah::geometry::{Board, Border, Cell};
     /// let b = Board::new(3).unwrap();
-    /// assert_eq!(b.border(Cell::new(1, 1)), Border(1));
+    /// assert_eq!(b.border(Cell::new(1, 1)), Border::from_bits(1));
     /// assert_eq!(b.border(Cell::new(1, 2)).edges(), 1);
     /// assert_eq!(b.border(Cell::new(3, 3)), Border::NONE);
     /// ```
@@ -318,11 +329,8 @@ mod tests {
     }
 
     #[test]
-    fn key_steps_move_to_the_neighbour() {
+    fn consecutive_neighbours_touch() {
         let c = Cell::new(5, 7);
-        for (d, step) in KEY_STEPS.iter().enumerate() {
-            assert_eq!(c.key().wrapping_add(*step), c.neighbour(d).unwrap().key());
-        }
         // Consecutive neighbours are neighbours of each other: arcs are connected.
         for d in 0..6 {
             let a = c.neighbour(d).unwrap();

@@ -1,4 +1,5 @@
-//! The judge format (spec/havannah.md): `T`, then per case a line `S M` and `M` lines `x y`.
+//! The judge format of the Code Jam problem ([`super`] links its statement): `T`, then per case
+//! a line `S M` and `M` lines `x y`, answered `Case #t: ...` with the first structure.
 //!
 //! [`Judge`] plugs into the shared driver [`crate::judge::run`]; [`generate`] writes random
 //! valid inputs for benchmarks and tests.
@@ -18,7 +19,7 @@ use std::io::{self, Write};
 use rustc_hash::FxHashSet;
 
 use super::geometry::{Board, Cell, MAX_SIDE};
-use super::{Game, PlayError, Wins};
+use super::{PlayError, Stones, Wins};
 use crate::input::{Problem, Scanner, Stop, is_space};
 use crate::judge::Format;
 use crate::rng::Rng;
@@ -33,7 +34,7 @@ pub type Answer = Option<(Wins, u32)>;
 /// A thread's reusable game (its tables are cleared, not reallocated, between cases).
 #[derive(Debug, Default)]
 pub struct Scratch {
-    game: Option<Game>,
+    game: Option<Stones>,
 }
 
 /// Moves the table is sized for up front at most; larger cases grow it as they go.
@@ -146,12 +147,12 @@ fn dataset<const FAST: bool>(
     let presize = moves.min(board.cells()).min(PRESIZE_MAX) as usize;
     let game = match &mut scratch.game {
         Some(game) => {
-            game.reset(side, presize)
+            game.resize(side, presize)
                 .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?;
             game
         }
         slot @ None => slot.insert(
-            Game::with_capacity(side, presize)
+            Stones::with_capacity(side, presize)
                 .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?,
         ),
     };
@@ -295,6 +296,8 @@ fn move_error(k: u64, e: PlayError) -> String {
             side - 1
         ),
         PlayError::Occupied { cell } => format!("move {k}: cell {cell} was played before"),
+        // [`Stones`] refuses nothing else.
+        e => format!("move {k}: {e}"),
     }
 }
 
@@ -395,12 +398,14 @@ fn pair(line: &[u8]) -> Option<(u64, u64)> {
 }
 
 /// Writes a random valid judge input: `cases` cases on boards of side `side`, each with
-/// `moves` distinct scattered moves (fewer if the board has fewer cells), from `seed`.
+/// `moves` distinct scattered moves (fewer if the board has fewer cells), drawn from `rng`.
+/// The same seed gives the same bytes.
 ///
 /// ```
 /// use bitgames::havannah::judge::generate;
+/// use bitgames::rng::Rng;
 /// let mut input = Vec::new();
-/// generate(&mut input, 2, 5, 10, 1)?;
+/// generate(&mut input, &mut Rng::new(1), 2, 5, 10)?;
 /// assert!(input.starts_with(b"2\n5 10\n"));
 /// # Ok::<(), std::io::Error>(())
 /// ```
@@ -412,13 +417,12 @@ fn pair(line: &[u8]) -> Option<(u64, u64)> {
 /// If `side` is outside `2..=MAX_SIDE`.
 pub fn generate(
     out: &mut impl Write,
+    rng: &mut Rng,
     cases: u32,
     side: u32,
     moves: u32,
-    seed: u64,
 ) -> io::Result<()> {
     let board = Board::new(side).expect("the board side must be in 2..=MAX_SIDE");
-    let mut rng = Rng::new(seed);
     let mut text = Vec::with_capacity(1 << 16);
     writeln!(text, "{cases}")?;
     let mut seen = FxHashSet::default();
@@ -582,7 +586,14 @@ mod tests {
         for round in 0..400u32 {
             let side = [2, 3, 5, 12, 60, 3000, 20_000, 2_000_000][round as usize % 8];
             let mut input = Vec::new();
-            generate(&mut input, 3, side, 1 + rng.below(40), u64::from(round)).unwrap();
+            generate(
+                &mut input,
+                &mut Rng::new(u64::from(round)),
+                3,
+                side,
+                1 + rng.below(40),
+            )
+            .unwrap();
             // Damage a few bytes: replace, insert or delete.
             for _ in 0..rng.below(4) {
                 let at = rng.below(input.len() as u32) as usize;
@@ -615,7 +626,7 @@ mod tests {
     #[test]
     fn resync_finds_a_real_header() {
         let mut input = Vec::new();
-        generate(&mut input, 30, 40, 300, 7).unwrap();
+        generate(&mut input, &mut Rng::new(7), 30, 40, 300).unwrap();
         let mut headers = Vec::new();
         let mut at = 0;
         for (i, line) in input.split(|&c| c == b'\n').enumerate() {
@@ -640,7 +651,7 @@ mod tests {
     #[test]
     fn generated_input_judges_the_same_on_any_threads() {
         let mut input = Vec::new();
-        generate(&mut input, 200, 8, 60, 3).unwrap();
+        generate(&mut input, &mut Rng::new(3), 200, 8, 60).unwrap();
         let mut one = Vec::new();
         run(&Judge, &input[..], &mut one, Options::single_threaded()).unwrap();
         let mut many = Vec::new();

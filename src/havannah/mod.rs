@@ -1,37 +1,57 @@
-//! Havannah winning structures (Google Code Jam 2012, Round 3): find the first move of one
-//! player that completes a bridge, a fork or a ring (see `spec/havannah.md`).
+//! Havannah, Christian Freeling's connection game on a hexagonal board of S cells a side
+//! ([rules](https://www.mindsports.nl/index.php/arena/havannah/)), and the structure finder of
+//! the Google Code Jam 2012 Round 3 problem
+//! ["Havannah"](https://code.google.com/codejam/contest/1835486/dashboard#s=p1) (also on
+//! [QOJ](https://qoj.ac/contest/1177/problem/5898)).
 //!
-//! [`Game`] keeps the stones in a hash table keyed by cell (or, on small boards, a dense array),
-//! joins them into groups with a union-find whose roots carry the corners and edges the group
-//! touches ([`geometry::Border`]), and finds rings in O(1) per move: a new stone closes a ring
-//! exactly when two of its neighbour *arcs* (maximal runs of occupied neighbours, off-board
-//! counting as empty) already belong to one group. Memory and time follow the number of moves,
-//! not the area of the board. [`reference`](mod@reference) is the plain flood-fill version it is tested against,
-//! and [`judge`] reads and answers the judge format.
+//! - [`Game`]: the two-player game. White moves first (the convention of the Havannah programs
+//!   and their GTP controllers); a player wins with a **bridge** (a group holding two corners),
+//!   a **fork** (a group touching three edges; corners belong to no edge) or a **ring** (a
+//!   closed chain around at least one cell, under the [`RingRule`] chosen); a full board
+//!   without one is a draw. Play and undo are incremental and allocation-free after warm-up,
+//!   with a Zobrist [`Game::hash`], the swap (pie) rule as an option, and memory that follows
+//!   the stones, not the board area.
+//! - [`Stones`]: the Code Jam task's engine: one player's stones and the first move that
+//!   completes a structure, on boards up to S = 2³⁰, as the [`judge`] needs it.
+//! - [`reference`](mod@reference): the plain flood-fill definitions both are tested against.
+//! - [`gtp`]: a GTP engine for Havannah controllers, with [`agent`]s to play.
+//!
+//! Cells are (x, y), counted from 1 as in the Code Jam statement ([`geometry`]): the bottom
+//! corner is (1, 1), (x, y + 1) lies towards 2 o'clock and (x + 1, y) towards 10 o'clock, and
+//! the board holds every cell with `1 ≤ x, y ≤ 2S − 1` and `|x − y| ≤ S − 1`.
 //!
 //! ```
-//! use bitgames::havannah::{Game, Wins};
+//! use bitgames::havannah::{Color, Game, Outcome, Wins};
 //!
-//! let mut game = Game::new(3)?;
-//! // A loop around the empty centre (3, 3).
-//! for (x, y) in [(2, 2), (2, 3), (3, 4), (4, 4), (4, 3)] {
-//!     assert_eq!(game.play(x, y)?, Wins::NONE);
-//! }
-//! assert_eq!(game.play(3, 2)?, Wins::RING);
-//! assert_eq!(game.first_win(), Some((Wins::RING, 6)));
-//! assert!(game.play(3, 2).is_err(), "occupied");
+//! let mut game = Game::new(2)?;
+//! game.play(1, 1)?; // White takes a corner...
+//! game.play(2, 2)?; // ...Black the centre...
+//! assert_eq!(game.play(1, 2)?, Some(Outcome::Win {
+//!     color: Color::White,
+//!     wins: Wins::BRIDGE,
+//!     at: 3,
+//! })); // ...and White joins two corners.
+//! assert_eq!(game.winner(), Some(Color::White));
+//! game.undo();
+//! assert_eq!(game.outcome(), None);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod agent;
+mod game;
 pub mod geometry;
 mod groups;
+pub mod gtp;
 pub mod judge;
 pub mod reference;
+mod stones;
 
 use std::fmt;
 
-use geometry::{Board, Cell, MAX_SIDE, MIN_SIDE};
-use groups::{Groups, Refused};
+pub use game::Game;
+pub use geometry::{Board, Cell};
+use geometry::{MAX_SIDE, MIN_SIDE};
+pub use stones::Stones;
 
 /// A set of winning structures: bridge, fork and ring.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -44,7 +64,7 @@ impl Wins {
     pub const BRIDGE: Wins = Wins(1);
     /// A group touching at least three edges.
     pub const FORK: Wins = Wins(2);
-    /// An empty cell cut off from the border.
+    /// A closed chain around at least one cell (see [`RingRule`] for which cells count).
     pub const RING: Wins = Wins(4);
 
     /// The union of two sets.
@@ -113,14 +133,16 @@ impl fmt::Debug for Wins {
     }
 }
 
-/// A board side outside `MIN_SIDE..=MAX_SIDE`.
+/// A board side outside `2..=MAX_SIDE` (or, for [`reference`](mod@reference), too large to
+/// draw).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NewGameError {
+#[non_exhaustive]
+pub struct SizeError {
     /// The side asked for.
     pub side: u32,
 }
 
-impl fmt::Display for NewGameError {
+impl fmt::Display for SizeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -130,10 +152,11 @@ impl fmt::Display for NewGameError {
     }
 }
 
-impl std::error::Error for NewGameError {}
+impl std::error::Error for SizeError {}
 
 /// Why a move was refused (the game is unchanged).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PlayError {
     /// The cell is not on the board.
     OffBoard {
@@ -147,6 +170,10 @@ pub enum PlayError {
         /// The cell played.
         cell: Cell,
     },
+    /// The game is over: no move is legal.
+    GameOver,
+    /// A swap now: the rules have no swap, or this is not the second move.
+    NoSwap,
 }
 
 impl fmt::Display for PlayError {
@@ -156,203 +183,155 @@ impl fmt::Display for PlayError {
                 write!(f, "cell {cell} is off the board of side {side}")
             }
             PlayError::Occupied { cell } => write!(f, "cell {cell} is already occupied"),
+            PlayError::GameOver => f.write_str("the game is over"),
+            PlayError::NoSwap => f.write_str(
+                "swap is allowed only as the second move, and only when the rules allow it",
+            ),
         }
     }
 }
 
 impl std::error::Error for PlayError {}
 
-/// One player's stones on a Havannah board, with the first winning move.
-///
-/// [`Game::play`] reports, for every move (also after the first win):
-/// - **bridge** if the new stone's group now holds at least two corners;
-/// - **fork** if it now touches at least three edges;
-/// - **ring** if the new stone closes a loop of its group around empty cells: it splits the
-///   empty cells around it (off-board counting as one empty area) into parts no longer
-///   connected. Up to the first win this is exactly the spec's ring, an empty cell newly cut
-///   off from the border; after a ring exists, splitting an already enclosed hole also counts.
-///
-/// ```
-/// use bitgames::havannah::{Game, Wins};
-///
-/// let mut game = Game::new(2)?;
-/// assert_eq!(game.play(1, 1)?, Wins::NONE);
-/// assert_eq!(game.play(1, 2)?, Wins::BRIDGE);
-/// assert_eq!(game.stones().len(), 2);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone)]
-pub struct Game {
-    board: Board,
-    groups: Groups,
-    first_win: Option<(Wins, u32)>,
+/// A player. White moves first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Color {
+    /// Moves first.
+    White,
+    /// Moves second.
+    Black,
 }
 
-impl Game {
-    /// An empty board with `side` cells per side.
-    ///
-    /// # Errors
-    /// [`NewGameError`] if `side` is below 2 or above [`MAX_SIDE`].
-    pub fn new(side: u32) -> Result<Game, NewGameError> {
-        let board = Board::new(side).ok_or(NewGameError { side })?;
-        Ok(Game::on(
-            board,
-            usize::try_from(board.cells()).unwrap_or(usize::MAX),
-        ))
-    }
-
-    /// An empty board with `side` cells per side, sized for about `moves` moves (the layout
-    /// is chosen for that many: a dense array only when it is small next to them).
-    ///
-    /// # Errors
-    /// [`NewGameError`] if `side` is below 2 or above [`MAX_SIDE`].
-    pub fn with_capacity(side: u32, moves: usize) -> Result<Game, NewGameError> {
-        let board = Board::new(side).ok_or(NewGameError { side })?;
-        Ok(Game::on(board, moves))
-    }
-
-    fn on(board: Board, moves: usize) -> Game {
-        Game {
-            board,
-            groups: Groups::new(board, moves),
-            first_win: None,
+impl Color {
+    /// The other player.
+    #[inline]
+    pub const fn other(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
         }
     }
 
-    /// Empties the board and makes it `side` cells per side, sized for about `moves` moves,
-    /// keeping the memory already allocated.
-    ///
-    /// # Errors
-    /// [`NewGameError`] (and the game is unchanged) if `side` is out of range.
-    pub fn reset(&mut self, side: u32, moves: usize) -> Result<(), NewGameError> {
-        let board = Board::new(side).ok_or(NewGameError { side })?;
-        self.board = board;
-        self.groups.reset(board, moves);
-        self.first_win = None;
-        Ok(())
-    }
-
-    /// The board's shape.
-    pub fn board(&self) -> Board {
-        self.board
-    }
-
-    /// Places a stone on (x, y) and returns the structures it completes (see [`Game`]).
-    ///
-    /// # Errors
-    /// [`PlayError`] if the cell is off the board or occupied; the game is then unchanged.
-    #[inline(always)]
-    pub fn play(&mut self, x: u32, y: u32) -> Result<Wins, PlayError> {
-        let cell = Cell::new(x, y);
-        let wins = self.groups.play(x, y).map_err(|refused| match refused {
-            Refused::OffBoard => PlayError::OffBoard {
-                cell,
-                side: self.board.side(),
-            },
-            Refused::Occupied => PlayError::Occupied { cell },
-        })?;
-        if !wins.is_empty() && self.first_win.is_none() {
-            self.first_win = Some((wins, self.groups.stones().len() as u32));
-        }
-        Ok(wins)
-    }
-
-    /// Is there a stone on (x, y)? (`false` off the board.)
-    pub fn is_occupied(&self, x: u32, y: u32) -> bool {
-        let cell = Cell::new(x, y);
-        self.board.contains(cell) && self.groups.is_occupied(cell)
-    }
-
-    /// The stones in the order they were played.
-    pub fn stones(&self) -> &[Cell] {
-        self.groups.stones()
-    }
-
-    /// The first winning move: what it completed and its number (from 1).
-    pub fn first_win(&self) -> Option<(Wins, u32)> {
-        self.first_win
+    /// 0 for White, 1 for Black.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
     }
 }
 
-impl fmt::Debug for Game {
-    /// Draws boards up to side 20 as rows of constant x (`x` a stone, `.` empty), from x = n
-    /// at the top, each row shifted so that neighbours touch; larger boards as a summary.
+impl fmt::Display for Color {
+    /// `white` or `black`, as the GTP controllers write them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (s, n) = (self.board.side(), self.board.n());
-        writeln!(
-            f,
-            "Game {{ side: {s}, stones: {}, first_win: {:?} }}",
-            self.groups.stones().len(),
-            self.first_win
-        )?;
-        if s > 20 {
-            return Ok(());
-        }
-        for x in (1..=n).rev() {
-            let lo = x.saturating_sub(s - 1).max(1);
-            let hi = (x + s - 1).min(n);
-            // Cell (x, y) is drawn at column 2y - x + n so that (x+1, y+1) sits above it.
-            let indent = (2 * lo + n - x) as usize;
-            write!(f, "{:indent$}", "")?;
-            for y in lo..=hi {
-                let c = if self.groups.is_occupied(Cell::new(x, y)) {
-                    'x'
-                } else {
-                    '.'
-                };
-                write!(f, "{c} ")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        f.write_str(match self {
+            Color::White => "white",
+            Color::Black => "black",
+        })
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// A move: a stone on a cell, or the swap (pie rule) of the second player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// A stone of the player to move on this cell.
+    Place(Cell),
+    /// The second player takes the first player's stone: it becomes the second player's, on
+    /// the same cell, and the first player moves again (see [`Rules::swap`]).
+    Swap,
+}
 
-    #[test]
-    fn errors_leave_the_game_unchanged() {
-        let mut g = Game::new(3).unwrap();
-        g.play(1, 1).unwrap();
-        assert_eq!(
-            g.play(1, 4),
-            Err(PlayError::OffBoard {
-                cell: Cell::new(1, 4),
-                side: 3
-            })
-        );
-        assert_eq!(
-            g.play(0, 0).unwrap_err().to_string(),
-            "cell (0, 0) is off the board of side 3"
-        );
-        assert_eq!(
-            g.play(1, 1),
-            Err(PlayError::Occupied {
-                cell: Cell::new(1, 1)
-            })
-        );
-        assert_eq!(g.stones(), &[Cell::new(1, 1)]);
-        assert!(g.is_occupied(1, 1) && !g.is_occupied(1, 2) && !g.is_occupied(9, 9));
-        assert!(Game::new(1).is_err() && Game::new(MAX_SIDE + 1).is_err());
-        assert!(
-            Game::new(1_000_000)
-                .unwrap()
-                .play(1_999_999, 1_999_999)
-                .is_ok()
-        );
+impl From<Cell> for Move {
+    fn from(cell: Cell) -> Move {
+        Move::Place(cell)
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Place(cell) => write!(f, "{cell}"),
+            Move::Swap => f.write_str("swap"),
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `color` completed `wins` (one or more structures) with move number `at` (from 1, both
+    /// colours and a swap counted).
+    Win {
+        /// The winner.
+        color: Color,
+        /// What the deciding move completed.
+        wins: Wins,
+        /// The deciding move's number.
+        at: u32,
+    },
+    /// The board is full and nobody has won.
+    Draw,
+}
+
+/// Which closed chains count as rings.
+///
+/// Both rules agree that a ring is a closed chain of stones of one colour around at least one
+/// cell, and on every ring whose inside holds an empty cell. They differ on chains whose
+/// inside is full:
+///
+/// | inside the chain | [`Official`](RingRule::Official) | [`CodeJam`](RingRule::CodeJam) |
+/// | --- | --- | --- |
+/// | an empty cell (whatever else) | ring | ring |
+/// | only stones of the opponent | ring | no ring |
+/// | only own stones (a "filled ring", e.g. seven stones in a hexagon) | ring | no ring |
+/// | own and opponent stones, no empty cell | ring | no ring |
+///
+/// Under the Code Jam rule a chain around a full inside stays no ring for the rest of the game
+/// (stones never move); the official rule needs no later look at it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum RingRule {
+    /// Freeling's rule: a closed chain around any cells, empty or occupied by either colour.
+    #[default]
+    Official,
+    /// The Code Jam problem's rule: the chain's inside must hold an empty cell.
+    CodeJam,
+}
+
+/// The rules of a [`Game`]: the ring rule and whether the swap (pie) rule is on.
+///
+/// ```
+/// use bitgames::havannah::{RingRule, Rules};
+/// let rules = Rules::default().ring(RingRule::CodeJam).swap(true);
+/// assert_eq!(rules.ring_rule(), RingRule::CodeJam);
+/// assert!(rules.allows_swap());
+/// assert!(!Rules::default().allows_swap());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Rules {
+    ring: RingRule,
+    swap: bool,
+}
+
+impl Rules {
+    /// These rules with the ring rule `ring`.
+    #[must_use]
+    pub const fn ring(self, ring: RingRule) -> Rules {
+        Rules { ring, ..self }
     }
 
-    #[test]
-    fn debug_draws_the_board() {
-        let mut g = Game::new(2).unwrap();
-        g.play(2, 2).unwrap();
-        g.play(1, 1).unwrap();
-        let drawn = format!("{g:?}");
-        assert_eq!(
-            drawn,
-            "Game { side: 2, stones: 2, first_win: None }\n    . . \n   . x . \n    x . \n"
-        );
+    /// These rules with the swap (pie) rule on or off: when on, Black's first move may be a
+    /// [`Move::Swap`] (White's stone becomes Black's and White moves again).
+    #[must_use]
+    pub const fn swap(self, swap: bool) -> Rules {
+        Rules { swap, ..self }
+    }
+
+    /// The ring rule.
+    pub const fn ring_rule(self) -> RingRule {
+        self.ring
+    }
+
+    /// Is the swap rule on?
+    pub const fn allows_swap(self) -> bool {
+        self.swap
     }
 }

@@ -1,4 +1,5 @@
-//! The executable specification: slow, plain, short enough to check by eye.
+//! [`Stones`]: the Code Jam task (one player's stones) the slow way, the specification of
+//! [`crate::havannah::Stones`] and of the judge.
 //!
 //! After every move it groups all stones by breadth-first search and flood fills the empty
 //! cells from the border. No union-find, no arcs, no masks kept between moves. Memory and time
@@ -6,12 +7,12 @@
 
 use std::collections::VecDeque;
 
-use super::geometry::{Board, Border, Cell};
-use super::{NewGameError, PlayError, Wins};
+use crate::havannah::geometry::{Board, Border, Cell};
+use crate::havannah::{PlayError, SizeError, Wins};
 
 /// A game played the slow way.
 #[derive(Debug, Clone)]
-pub struct Reference {
+pub struct Stones {
     board: Board,
     /// `stone[x * (n + 2) + y]`: is there a stone on (x, y)? (The frame around is empty.)
     stone: Vec<bool>,
@@ -22,17 +23,17 @@ pub struct Reference {
 /// Marks a cell not yet reached by a search.
 const UNSEEN: u32 = u32::MAX;
 
-impl Reference {
+impl Stones {
     /// An empty board with `side` cells per side.
     ///
     /// # Errors
-    /// [`NewGameError`] when `side` is out of range or the board is too large to draw.
-    pub fn new(side: u32) -> Result<Reference, NewGameError> {
+    /// [`SizeError`] when `side` is out of range or the board is too large to draw.
+    pub fn new(side: u32) -> Result<Stones, SizeError> {
         let board = Board::new(side)
             .filter(|b| b.n() < 1 << 12)
-            .ok_or(NewGameError { side })?;
+            .ok_or(SizeError { side })?;
         let width = board.n() as usize + 2;
-        Ok(Reference {
+        Ok(Stones {
             board,
             stone: vec![false; width * width],
             moves: 0,
@@ -145,7 +146,7 @@ impl Reference {
         wins
     }
 
-    /// Plays (x, y) and reports as [`super::Game::play`] does: bridge and fork of the new
+    /// Plays (x, y) and reports as [`crate::havannah::Stones::play`] does: bridge and fork of the new
     /// stone's group, and ring when the empty cells around the new stone (off the board
     /// counting as area 0) now lie in two or more areas.
     ///
@@ -190,7 +191,7 @@ impl Reference {
         Ok(wins)
     }
 
-    /// The first move after which the position held a structure ([`Reference::position`]),
+    /// The first move after which the position held a structure ([`Stones::position`]),
     /// with what it held, and the move's number.
     pub fn first_win(&self) -> Option<(Wins, u32)> {
         self.first_win
@@ -206,9 +207,9 @@ impl Reference {
 /// completed, or `None`.
 ///
 /// # Errors
-/// [`NewGameError`] or the first [`PlayError`], as a message.
+/// [`SizeError`] or the first [`PlayError`], as a message.
 pub fn solve(side: u32, moves: &[(u32, u32)]) -> Result<Option<(Wins, u32)>, String> {
-    let mut game = Reference::new(side).map_err(|e| e.to_string())?;
+    let mut game = Stones::new(side).map_err(|e| e.to_string())?;
     for &(x, y) in moves {
         game.play(x, y).map_err(|e| e.to_string())?;
         if game.first_win().is_some() {

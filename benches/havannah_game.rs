@@ -1,0 +1,98 @@
+//! Throughput of the two-player Havannah engine: random playouts to the end with win
+//! detection on side 8 (playouts/s and moves/s; listing the empty cells and drawing the moves
+//! included), and play + undo pairs in a mid-game position.
+//!
+//! `cargo bench --bench havannah_game`
+
+use std::hint::black_box;
+
+use bitgames::havannah::{Game, Outcome, RingRule, Rules};
+use bitgames::rng::Rng;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+/// Playouts per batch.
+const PLAYOUTS: u64 = 1000;
+
+/// Plays a fixed batch of random games from the empty board; returns the moves and the
+/// number of games won by White, Black and drawn.
+fn batch(game: &mut Game) -> (u64, [u64; 3]) {
+    let mut rng = Rng::new(42);
+    let mut moves = 0;
+    let mut tally = [0; 3];
+    for _ in 0..PLAYOUTS {
+        game.reset();
+        let outcome = game.playout(&mut rng);
+        moves += u64::from(game.moves_played());
+        tally[match outcome {
+            Outcome::Win { color, .. } => color.index(),
+            Outcome::Draw => 2,
+        }] += 1;
+    }
+    (moves, tally)
+}
+
+fn playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("havannah_playouts");
+    for (name, rule) in [
+        ("s8", RingRule::Official),
+        ("s8_code_jam", RingRule::CodeJam),
+    ] {
+        let mut game = Game::with_rules(8, Rules::default().ring(rule)).unwrap();
+        let (moves, tally) = batch(&mut game);
+        // Every game ends, both colours win some.
+        assert_eq!(tally.iter().sum::<u64>(), PLAYOUTS);
+        assert!(tally[0] > 0 && tally[1] > 0, "{tally:?}");
+        assert!(moves > PLAYOUTS * 10 && moves < PLAYOUTS * 169, "{moves}");
+        group.throughput(Throughput::Elements(PLAYOUTS));
+        group.bench_function(format!("{name}_playouts"), |b| {
+            b.iter(|| assert_eq!(batch(black_box(&mut game)), (moves, tally)))
+        });
+        group.throughput(Throughput::Elements(moves));
+        group.bench_function(format!("{name}_moves"), |b| {
+            b.iter(|| assert_eq!(batch(black_box(&mut game)).0, moves))
+        });
+    }
+    group.finish();
+}
+
+fn play_undo(c: &mut Criterion) {
+    let mut group = c.benchmark_group("havannah_play_undo");
+    for side in [8u32, 3000] {
+        // A position of 40 random stones (no end yet) and every empty cell near them.
+        let mut game = Game::new(side).unwrap();
+        let mut rng = Rng::new(7);
+        let n = game.board().n();
+        let (lo, hi) = if side == 8 {
+            (1, n)
+        } else {
+            (side - 6, side + 6)
+        };
+        while game.moves_played() < 40 {
+            let (x, y) = (rng.range(lo, hi), rng.range(lo, hi));
+            if game.play(x, y).is_ok_and(|o| o.is_some()) {
+                game.undo();
+            }
+        }
+        let cells: Vec<_> = game
+            .board()
+            .iter()
+            .filter(|c| (lo..=hi).contains(&c.x) && (lo..=hi).contains(&c.y))
+            .filter(|c| game.stone(c.x, c.y).is_none())
+            .collect();
+        let hash = game.hash();
+        group.throughput(Throughput::Elements(cells.len() as u64));
+        group.bench_function(format!("s{side}_pairs"), |b| {
+            b.iter(|| {
+                for c in &cells {
+                    let _ = black_box(game.play(c.x, c.y));
+                    game.undo();
+                }
+                assert_eq!(game.hash(), hash);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, play_undo);
+criterion_main!(benches);

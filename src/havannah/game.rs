@@ -1,0 +1,688 @@
+//! [`Game`]: the two-player game, its incremental groups, rings and undo.
+
+mod cells;
+mod enclosure;
+
+use std::fmt;
+
+use cells::{Cells, EMPTY, OFF_BOARD, Slot, stone_slot};
+use enclosure::Enclosure;
+
+use super::geometry::{Board, Border, Cell, NEIGHBOURS};
+use super::{Color, Move, Outcome, PlayError, RingRule, Rules, SizeError, Wins};
+use crate::rng::Rng;
+
+/// One stone and its union-find node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stone {
+    cell: Cell,
+    color: Color,
+    /// The parent stone; a root is its own parent.
+    parent: u32,
+    /// At a root: the group's number of stones.
+    size: u32,
+    /// At a root: the corners and edges the group touches.
+    border: Border,
+}
+
+/// One union made by a move, enough to take it back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Union {
+    /// The root that was hung under `big`.
+    small: u32,
+    big: u32,
+    /// `big`'s border before the union.
+    big_border: Border,
+}
+
+/// A move in the history, with how many unions it made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Record {
+    played: Move,
+    unions: u8,
+}
+
+/// A game of Havannah between White, who moves first, and Black.
+///
+/// A move places a stone of the player to move ([`Game::play`]) or, under the swap rule, is
+/// Black's [`Move::Swap`] of White's first stone ([`Game::swap`]). The game ends with the
+/// first bridge (a group holding two corners), fork (a group touching three edges; corners
+/// are no edge) or ring (see [`RingRule`]; the default is the official rule), or in a draw
+/// when the board is full; after that every move is refused.
+///
+/// Stones are joined into groups by a union-find over the stones, union by size without path
+/// compression, each root carrying the corners and edges of its group; every union is logged,
+/// so [`Game::undo`] restores the exact state. A new stone closes a chain around something
+/// exactly when two of its neighbour *arcs* (maximal runs of own stones among its six
+/// neighbours, off-board counting as not own) already belong to one group: O(1) per move.
+/// The official rule adds one more case, a stone of the mover whose six neighbours are all
+/// its own (a filled ring), found among the new stone's neighbours; the Code Jam rule
+/// instead searches the newly closed inside for an empty cell (see [`RingRule`]), only when
+/// a chain closes.
+///
+/// The cells live in an array on boards of side up to 127 and in a hash table beyond, so
+/// memory follows the stones, not the area, up to side 2³⁰. Nothing allocates after the
+/// tables have grown to a game's size.
+///
+/// ```
+/// use bitgames::havannah::{Cell, Color, Game, Move, Outcome, PlayError, Wins};
+///
+/// let mut game = Game::new(3)?;
+/// assert_eq!(game.to_move(), Color::White);
+/// game.play(3, 3)?;
+/// assert_eq!(game.stone(3, 3), Some(Color::White));
+/// assert_eq!(game.play(3, 3), Err(PlayError::Occupied { cell: Cell::new(3, 3) }));
+/// assert_eq!(game.undo(), Some(Move::Place(Cell::new(3, 3))));
+/// assert_eq!(game.moves_played(), 0);
+/// assert_eq!(game.legal_moves().count(), 19);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Game {
+    board: Board,
+    rules: Rules,
+    cells: Cells,
+    stones: Vec<Stone>,
+    unions: Vec<Union>,
+    history: Vec<Record>,
+    hash: u64,
+    outcome: Option<Outcome>,
+    /// The Code Jam rule's search of a newly closed inside.
+    enclosure: Enclosure,
+    /// [`Game::playout`]'s list of empty cells.
+    empty: Vec<Cell>,
+    /// [`Game::playout`]'s list of every cell of the board (made on the first playout).
+    board_cells: Vec<Cell>,
+}
+
+/// The Zobrist key of a stone of `color` on `cell`: a fixed mix of the two (no table, so no
+/// memory that grows with the board).
+#[inline(always)]
+fn zobrist(cell: Cell, color: Color) -> u64 {
+    // splitmix64's finaliser.
+    let mut z = (cell.key() << 1 | color as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// For each set of own neighbours (bit d for direction d of [`NEIGHBOURS`]): bit d is set
+/// when neighbour d starts an arc (it is own and the one before it is not). All six own is one
+/// arc, from direction 0.
+const ARC_STARTS: [u8; 64] = {
+    let mut starts = [0u8; 64];
+    let mut occ = 0;
+    while occ < 64 {
+        starts[occ] = if occ == 0x3f {
+            1
+        } else {
+            (occ & !(((occ << 1) | (occ >> 5)) & 0x3f)) as u8
+        };
+        occ += 1;
+    }
+    starts
+};
+
+impl Game {
+    /// An empty board with `side` cells per side, under the official rules without swap.
+    ///
+    /// # Errors
+    /// [`SizeError`] if `side` is outside `2..=`[`MAX_SIDE`](super::geometry::MAX_SIDE).
+    pub fn new(side: u32) -> Result<Game, SizeError> {
+        Game::with_rules(side, Rules::default())
+    }
+
+    /// An empty board with `side` cells per side, under `rules`.
+    ///
+    /// # Errors
+    /// [`SizeError`] if `side` is outside `2..=`[`MAX_SIDE`](super::geometry::MAX_SIDE).
+    pub fn with_rules(side: u32, rules: Rules) -> Result<Game, SizeError> {
+        let board = Board::new(side).ok_or(SizeError { side })?;
+        Ok(Game {
+            board,
+            rules,
+            cells: Cells::new(board),
+            stones: Vec::new(),
+            unions: Vec::new(),
+            history: Vec::new(),
+            hash: 0,
+            outcome: None,
+            enclosure: Enclosure::default(),
+            empty: Vec::new(),
+            board_cells: Vec::new(),
+        })
+    }
+
+    /// [`Game::with_rules`], with the cells in the hash table that large boards use, whatever
+    /// the side: for differential tests of that layout on small boards.
+    ///
+    /// # Errors
+    /// As [`Game::with_rules`].
+    #[doc(hidden)]
+    pub fn with_hash_table(side: u32, rules: Rules) -> Result<Game, SizeError> {
+        let mut game = Game::with_rules(side, rules)?;
+        game.cells = Cells::sparse();
+        Ok(game)
+    }
+
+    /// Empties the board, keeping its side, the rules and the memory.
+    pub fn reset(&mut self) {
+        self.cells.clear(self.stones.iter().map(|s| s.cell));
+        self.stones.clear();
+        self.unions.clear();
+        self.history.clear();
+        self.hash = 0;
+        self.outcome = None;
+    }
+
+    /// Empties the board and gives it `side` cells per side (same rules), keeping memory where
+    /// it can.
+    ///
+    /// # Errors
+    /// [`SizeError`] if `side` is out of range; the game is then unchanged.
+    pub fn resize(&mut self, side: u32) -> Result<(), SizeError> {
+        let board = Board::new(side).ok_or(SizeError { side })?;
+        self.board = board;
+        self.board_cells.clear();
+        self.cells.resize(board);
+        self.stones.clear();
+        self.unions.clear();
+        self.history.clear();
+        self.hash = 0;
+        self.outcome = None;
+        Ok(())
+    }
+
+    /// The board's shape.
+    #[inline]
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The rules.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Moves played so far (a swap counts as one).
+    #[inline]
+    pub fn moves_played(&self) -> u32 {
+        self.history.len() as u32
+    }
+
+    /// Whose turn it is: White on odd move numbers, Black on even ones (also after a swap,
+    /// which is Black's move 2).
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        if self.history.len().is_multiple_of(2) {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The winner, if the game is won.
+    #[inline]
+    pub fn winner(&self) -> Option<Color> {
+        match self.outcome {
+            Some(Outcome::Win { color, .. }) => Some(color),
+            _ => None,
+        }
+    }
+
+    /// The stones of the winning group (the group of the deciding stone, which holds the
+    /// bridge's corners, the fork's edges or the ring's chain), in the order they were played;
+    /// empty unless the game is won.
+    pub fn winning_group(&self) -> Vec<Cell> {
+        if self.winner().is_none() {
+            return Vec::new();
+        }
+        let last = self.stones.len() as u32 - 1;
+        let root = self.find(last);
+        (0..self.stones.len() as u32)
+            .filter(|&k| self.find(k) == root)
+            .map(|k| self.stones[k as usize].cell)
+            .collect()
+    }
+
+    /// The position's Zobrist key: the XOR of one fixed 64-bit key per stone (cell and
+    /// colour), updated incrementally; whose turn it is follows from the stones.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The colour of the stone on (x, y), if any (`None` off the board too).
+    pub fn stone(&self, x: u32, y: u32) -> Option<Color> {
+        let cell = Cell::new(x, y);
+        if !self.board.contains(cell) {
+            return None;
+        }
+        match self.cells.get(self.board, cell) {
+            EMPTY | OFF_BOARD => None,
+            slot => Some(slot_color(slot)),
+        }
+    }
+
+    /// The moves played, first to last.
+    pub fn history(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().map(|r| r.played)
+    }
+
+    /// Every legal move: the empty cells by x then y, and [`Move::Swap`] where the rules allow
+    /// it; nothing once the game is over. Lazy: on a large board it walks the whole board.
+    pub fn legal_moves(&self) -> impl Iterator<Item = Move> + '_ {
+        let over = self.outcome.is_some();
+        let swap = !over && self.can_swap();
+        self.board
+            .iter()
+            .filter(move |&c| !over && self.cells.get(self.board, c) == EMPTY)
+            .map(Move::Place)
+            .chain(swap.then_some(Move::Swap))
+    }
+
+    /// May the player to move swap now? (Under the swap rule, as Black's first move.)
+    #[inline]
+    pub fn can_swap(&self) -> bool {
+        self.rules.allows_swap() && self.history.len() == 1 && self.outcome.is_none()
+    }
+
+    /// Plays `played`: a stone on its cell, or the swap.
+    ///
+    /// # Errors
+    /// As [`Game::play`] and [`Game::swap`]; the game is then unchanged.
+    pub fn play_move(&mut self, played: Move) -> Result<Option<Outcome>, PlayError> {
+        match played {
+            Move::Place(cell) => self.play(cell.x, cell.y),
+            Move::Swap => self.swap().map(|()| None),
+        }
+    }
+
+    /// Black's swap (pie rule): White's first stone becomes Black's, and White moves again.
+    ///
+    /// # Errors
+    /// [`PlayError::NoSwap`] unless the rules allow it and this is move 2 (and
+    /// [`PlayError::GameOver`] after the end); the game is then unchanged.
+    pub fn swap(&mut self) -> Result<(), PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        if !self.can_swap() {
+            return Err(PlayError::NoSwap);
+        }
+        self.flip_first();
+        self.history.push(Record {
+            played: Move::Swap,
+            unions: 0,
+        });
+        Ok(())
+    }
+
+    /// Gives the first stone (alone on the board) the other colour.
+    fn flip_first(&mut self) {
+        let stone = &mut self.stones[0];
+        let (cell, old) = (stone.cell, stone.color);
+        stone.color = old.other();
+        self.hash ^= zobrist(cell, old) ^ zobrist(cell, old.other());
+        self.cells.set(cell, stone_slot(0, old.other()));
+    }
+
+    /// Places a stone of the player to move on (x, y); returns the outcome if the move ends
+    /// the game (a win of the mover, or a draw on a full board).
+    ///
+    /// # Errors
+    /// [`PlayError::OffBoard`], [`PlayError::Occupied`] or [`PlayError::GameOver`]; the game
+    /// is then unchanged.
+    #[inline]
+    pub fn play(&mut self, x: u32, y: u32) -> Result<Option<Outcome>, PlayError> {
+        let cell = self.check(x, y)?;
+        Ok(self.play_unchecked(cell))
+    }
+
+    /// [`Game::play`] on `cell`, which is on the board and empty, in a game still going on.
+    #[inline(always)]
+    fn play_unchecked(&mut self, cell: Cell) -> Option<Outcome> {
+        let color = self.to_move();
+        let around = self.cells.around(self.board, cell);
+        let wins = self.place(cell, color, &around);
+        let outcome = if !wins.is_empty() {
+            Some(Outcome::Win {
+                color,
+                wins,
+                at: self.moves_played(),
+            })
+        } else if self.stones.len() as u64 == self.board.cells() {
+            Some(Outcome::Draw)
+        } else {
+            None
+        };
+        // Returned from the local, not read back from `self` (a store-forwarding stall).
+        self.outcome = outcome;
+        outcome
+    }
+
+    /// What a stone of `color` on (x, y) would complete, whoever is to move (for agents
+    /// looking for a winning move, or for the opponent's, to block it). The game is unchanged.
+    ///
+    /// ```
+    /// use bitgames::havannah::{Color, Game, Wins};
+    /// let mut game = Game::new(2)?;
+    /// game.play(1, 1)?;
+    /// assert_eq!(game.wins_with(Color::White, 1, 2)?, Wins::BRIDGE);
+    /// assert_eq!(game.wins_with(Color::Black, 1, 2)?, Wins::NONE);
+    /// assert_eq!(game.moves_played(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Game::play`].
+    pub fn wins_with(&mut self, color: Color, x: u32, y: u32) -> Result<Wins, PlayError> {
+        let cell = self.check(x, y)?;
+        let around = self.cells.around(self.board, cell);
+        let wins = self.place(cell, color, &around);
+        self.undo();
+        Ok(wins)
+    }
+
+    /// The cell (x, y) if a stone may go there now.
+    #[inline(always)]
+    fn check(&self, x: u32, y: u32) -> Result<Cell, PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        let cell = Cell::new(x, y);
+        match self.cells.get(self.board, cell) {
+            EMPTY => Ok(cell),
+            OFF_BOARD => Err(PlayError::OffBoard {
+                cell,
+                side: self.board.side(),
+            }),
+            _ => Err(PlayError::Occupied { cell }),
+        }
+    }
+
+    /// Puts a stone of `color` on the empty `cell` whose neighbours hold `around`, joins its
+    /// groups, records the move and returns what it completes.
+    #[inline(always)]
+    fn place(&mut self, cell: Cell, color: Color, around: &[Slot; 6]) -> Wins {
+        let k = self.stones.len() as u32;
+        let border = self.cells.border(self.board, cell);
+        self.stones.push(Stone {
+            cell,
+            color,
+            parent: k,
+            size: 1,
+            border,
+        });
+        self.cells.insert(cell, stone_slot(k, color));
+        self.hash ^= zobrist(cell, color);
+
+        let mut own = 0u32;
+        for (d, &slot) in around.iter().enumerate() {
+            if slot < OFF_BOARD && slot_color(slot) == color {
+                own |= 1 << d;
+            }
+        }
+        // The roots of the arcs; a root met twice closes a chain.
+        let mut roots = [u32::MAX; 3];
+        let mut count = 0;
+        let mut closed = false;
+        let mut starts = u32::from(ARC_STARTS[own as usize]);
+        while starts != 0 {
+            let d = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            let root = self.find(around[d] >> 1);
+            if roots[..count].contains(&root) {
+                closed = true;
+            } else {
+                roots[count] = root;
+                count += 1;
+            }
+        }
+        let mut root = k;
+        for &other in &roots[..count] {
+            root = self.union(root, other);
+        }
+        self.history.push(Record {
+            played: Move::Place(cell),
+            unions: count as u8,
+        });
+
+        let joined = self.stones[root as usize].border;
+        let mut wins = Wins::NONE;
+        if joined.is_bridge() {
+            wins = wins.with(Wins::BRIDGE);
+        }
+        if joined.is_fork() {
+            wins = wins.with(Wins::FORK);
+        }
+        let ring = match self.rules.ring_rule() {
+            RingRule::Official => closed || self.fills_a_ring(cell, color, own),
+            RingRule::CodeJam => closed && self.encloses_an_empty_cell(cell, color, own, around),
+        };
+        if ring {
+            wins = wins.with(Wins::RING);
+        }
+        wins
+    }
+
+    /// Official rule: does the new stone on `cell` (own neighbours `own`) complete the six
+    /// neighbours of one of its own neighbours? That stone is then inside a ring of its own
+    /// colour. Neighbour d's six neighbours are `cell`, its neighbours d − 1 and d + 1, and the
+    /// three cells one step further in directions d − 1, d and d + 1.
+    #[inline(always)]
+    fn fills_a_ring(&self, cell: Cell, color: Color, own: u32) -> bool {
+        // Bit d: neighbours d − 1, d and d + 1 (cyclically) are all own.
+        let rotated = own * 0x1041;
+        let triples = own & (rotated >> 5) & (rotated >> 1) & 0x3f;
+        triples != 0 && self.fills_around(cell, color, triples)
+    }
+
+    /// [`Game::fills_a_ring`] for the neighbours d of `cell` with bit d of `triples` set.
+    #[inline(never)]
+    fn fills_around(&self, cell: Cell, color: Color, triples: u32) -> bool {
+        (0..6).any(|d| {
+            triples >> d & 1 == 1 && {
+                let (dx, dy) = NEIGHBOURS[d];
+                let y = Cell::new(
+                    cell.x.wrapping_add_signed(dx),
+                    cell.y.wrapping_add_signed(dy),
+                );
+                [5, 0, 1].iter().all(|&turn| {
+                    let (dx, dy) = NEIGHBOURS[(d + turn) % 6];
+                    let far = Cell::new(y.x.wrapping_add_signed(dx), y.y.wrapping_add_signed(dy));
+                    let slot = self.cells.get(self.board, far);
+                    slot < OFF_BOARD && slot_color(slot) == color
+                })
+            }
+        })
+    }
+
+    /// Code Jam rule, after the new stone closed a chain: does one of the regions it cut off
+    /// from the border hold an empty cell?
+    fn encloses_an_empty_cell(
+        &mut self,
+        cell: Cell,
+        color: Color,
+        own: u32,
+        around: &[Slot; 6],
+    ) -> bool {
+        let Game {
+            board,
+            cells,
+            enclosure,
+            ..
+        } = self;
+        enclosure.holds_empty(*board, cell, own, around, |c| {
+            let slot = cells.get(*board, c);
+            if slot == OFF_BOARD {
+                enclosure::Kind::OffBoard
+            } else if slot == EMPTY {
+                enclosure::Kind::Empty
+            } else if slot_color(slot) == color {
+                enclosure::Kind::Own
+            } else {
+                enclosure::Kind::Other
+            }
+        })
+    }
+
+    /// The root of stone `k`'s group.
+    #[inline(always)]
+    fn find(&self, mut k: u32) -> u32 {
+        loop {
+            let parent = self.stones[k as usize].parent;
+            if parent == k {
+                return k;
+            }
+            k = parent;
+        }
+    }
+
+    /// Joins the groups of roots `a` and `b` (different), the smaller under the larger; logs
+    /// the union and returns the new root.
+    #[inline(always)]
+    fn union(&mut self, a: u32, b: u32) -> u32 {
+        let (sa, sb) = (self.stones[a as usize].size, self.stones[b as usize].size);
+        let (big, small) = if sa < sb { (b, a) } else { (a, b) };
+        let moved = self.stones[small as usize];
+        let root = &mut self.stones[big as usize];
+        self.unions.push(Union {
+            small,
+            big,
+            big_border: root.border,
+        });
+        root.size += moved.size;
+        root.border = root.border.with(moved.border);
+        self.stones[small as usize].parent = big;
+        big
+    }
+
+    /// Takes back the last move and returns it (`None` before the first move). The state is
+    /// then exactly as before that move: stones, groups, hash, outcome and history.
+    pub fn undo(&mut self) -> Option<Move> {
+        let record = self.history.pop()?;
+        self.outcome = None;
+        match record.played {
+            Move::Swap => self.flip_first(),
+            Move::Place(cell) => {
+                for _ in 0..record.unions {
+                    let Some(u) = self.unions.pop() else {
+                        unreachable!("every union of a move is logged")
+                    };
+                    let small = self.stones[u.small as usize];
+                    let big = &mut self.stones[u.big as usize];
+                    big.size -= small.size;
+                    big.border = u.big_border;
+                    self.stones[u.small as usize].parent = u.small;
+                }
+                let Some(stone) = self.stones.pop() else {
+                    unreachable!("a placed move has its stone")
+                };
+                self.cells.remove_newest(cell);
+                self.hash ^= zobrist(cell, stone.color);
+            }
+        }
+        Some(record.played)
+    }
+
+    /// Plays random legal stones (never a swap) until the game ends, and returns the outcome
+    /// (the game is left at the end: undo the moves, or [`Game::reset`], to go on). On a large
+    /// board this walks every cell once to list the empty ones.
+    pub fn playout(&mut self, rng: &mut Rng) -> Outcome {
+        if let Some(outcome) = self.outcome {
+            return outcome;
+        }
+        if self.board_cells.len() as u64 != self.board.cells() {
+            self.board_cells.clear();
+            self.board_cells.extend(self.board.iter());
+        }
+        let mut empty = std::mem::take(&mut self.empty);
+        empty.clear();
+        empty.extend(
+            self.board_cells
+                .iter()
+                .filter(|&&c| self.cells.get(self.board, c) == EMPTY),
+        );
+        let mut outcome = None;
+        for i in 0..empty.len() {
+            let j = i + rng.below((empty.len() - i) as u32) as usize;
+            empty.swap(i, j);
+            if let Some(o) = self.play_unchecked(empty[i]) {
+                outcome = Some(o);
+                break;
+            }
+        }
+        self.empty = empty;
+        // A board with no empty cell left ends in a draw or a win on its last stone.
+        outcome.unwrap_or(Outcome::Draw)
+    }
+}
+
+/// The colour of a stone's slot.
+#[inline(always)]
+fn slot_color(slot: Slot) -> Color {
+    if slot & 1 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+impl PartialEq for Game {
+    /// Same board, rules, moves in the same order and the same groups (the structure the
+    /// union-find has built, which replaying the moves rebuilds).
+    fn eq(&self, other: &Game) -> bool {
+        self.board == other.board
+            && self.rules == other.rules
+            && self.history == other.history
+            && self.stones == other.stones
+            && self.unions == other.unions
+            && self.hash == other.hash
+            && self.outcome == other.outcome
+    }
+}
+
+impl Eq for Game {}
+
+impl fmt::Debug for Game {
+    /// Draws boards up to side 20 as rows of constant x (`W` White, `B` Black, `.` empty),
+    /// from x = n at the top, each row shifted so that neighbours touch; larger boards as a
+    /// summary.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (s, n) = (self.board.side(), self.board.n());
+        writeln!(
+            f,
+            "Game {{ side: {s}, moves: {}, to_move: {:?}, outcome: {:?} }}",
+            self.moves_played(),
+            self.to_move(),
+            self.outcome
+        )?;
+        if s > 20 {
+            return Ok(());
+        }
+        for x in (1..=n).rev() {
+            let lo = x.saturating_sub(s - 1).max(1);
+            let hi = (x + s - 1).min(n);
+            let indent = (2 * lo + n - x) as usize;
+            write!(f, "{:indent$}", "")?;
+            for y in lo..=hi {
+                let c = match self.stone(x, y) {
+                    Some(Color::White) => 'W',
+                    Some(Color::Black) => 'B',
+                    None => '.',
+                };
+                write!(f, "{c} ")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
