@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::cube::{Cube, LINES, LIVE_SLOTS, MAX_N, RUNS, SLOTS, bit};
+use super::zobrist;
 use super::{Color, Outcome, Peg, PlayError, SizeError, check_size};
 
 /// The most balls a game holds: 7³.
@@ -42,6 +43,8 @@ pub struct Game {
     pub(super) m: u8,
     pub(super) len: u16,
     pub(super) outcome: Option<Outcome>,
+    /// The Zobrist key of the balls (see [`Game::hash`]).
+    pub(super) hash: u64,
     /// Balls on peg `x | y << 3` (from 0).
     pub(super) heights: [u8; 64],
     /// Every line of every direction of each colour as a byte (see [`super::cube::LINES`]).
@@ -62,6 +65,7 @@ impl Game {
             m: m as u8,
             len: 0,
             outcome: None,
+            hash: 0,
             heights: [0; 64],
             lines: [[0; SLOTS]; 2],
             moves: [0; MAX_MOVES],
@@ -81,6 +85,7 @@ impl Game {
             self.heights.fill(0);
             self.len = 0;
             self.outcome = None;
+            self.hash = 0;
         } else {
             while self.undo().is_some() {}
         }
@@ -167,6 +172,27 @@ impl Game {
             .filter(move |p| live && self.height(p.x, p.y) < Some(n))
     }
 
+    /// The Zobrist key of the position: the XOR of one fixed random key per ball (its colour
+    /// and cell), kept up to date by [`Game::play`], [`Game::undo`] and [`Game::playout`]. Equal
+    /// positions have equal keys, whatever the order their balls were played in; the key does
+    /// not depend on n or m.
+    ///
+    /// ```
+    /// use bitgames::sequence::Game;
+    /// let mut a = Game::new(4, 4)?;
+    /// let mut b = Game::new(4, 4)?;
+    /// for (x, y) in [(1, 1), (2, 2), (3, 3)] { a.play(x, y)?; }
+    /// for (x, y) in [(3, 3), (2, 2), (1, 1)] { b.play(x, y)?; }
+    /// assert_eq!(a.hash(), b.hash());
+    /// b.undo();
+    /// assert_ne!(a.hash(), b.hash());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
     /// The pegs played so far, in order.
     pub fn history(&self) -> impl ExactSizeIterator<Item = Peg> + '_ {
         self.moves[..usize::from(self.len)]
@@ -220,6 +246,7 @@ impl Game {
         self.moves[usize::from(self.len)] = peg as u8;
         self.len += 1;
         let b = usize::from(bit(peg as u32 & 7, peg as u32 >> 3, u32::from(z)));
+        self.hash ^= zobrist::key(color, b);
         let win = mark::<true>(&mut self.lines[color], b, &RUNS[usize::from(self.m)]);
         self.outcome = if win {
             Some(Outcome::Win {
@@ -245,6 +272,7 @@ impl Game {
         let z = self.heights[usize::from(peg)] - 1;
         self.heights[usize::from(peg)] = z;
         let b = usize::from(bit(u32::from(peg), u32::from(peg >> 3), u32::from(z)));
+        self.hash ^= zobrist::key(color, b);
         let (slots, bits) = (&LINES.slot[b], &LINES.bit[b]);
         for d in 0..13 {
             self.lines[color][usize::from(slots[d]) & (SLOTS - 1)] &= !bits[d];
@@ -297,6 +325,7 @@ impl PartialEq for Game {
             && self.m == other.m
             && self.len == other.len
             && self.outcome == other.outcome
+            && self.hash == other.hash
             && self.heights == other.heights
             && self.lines == other.lines
             && self.moves[..len] == other.moves[..len]
