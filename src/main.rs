@@ -25,6 +25,11 @@ enum Command {
     Grid(cli::judge::JudgeArgs),
     /// Compute the grid game's Grundy values g(a, b) of the a × b rectangles up to a size.
     GridTable(cli::grid_table::GridTableArgs),
+    /// Play self-play games of 3-D Sequence between agents and report outcomes and
+    /// game-quality metrics.
+    Simulate(cli::simulate::SimulateArgs),
+    /// Simulate every board size (n, m), 3 <= m <= n <= 7: a table (CSV, JSON) and a figure.
+    Sweep(cli::sweep::SweepArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +38,8 @@ fn main() -> ExitCode {
         Command::Havannah(args) => cli::judge::run(&bitgames::havannah::judge::Judge, &args),
         Command::Grid(args) => cli::judge::run(&bitgames::grid::judge::Judge, &args),
         Command::GridTable(args) => cli::grid_table::run(&args),
+        Command::Simulate(args) => cli::simulate::run(&args),
+        Command::Sweep(args) => cli::sweep::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

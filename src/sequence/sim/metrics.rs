@@ -301,7 +301,8 @@ mod tests {
 
     fn close(a: Option<f64>, b: f64) {
         let a = a.expect("defined");
-        assert!((a - b).abs() < 1e-9, "{a} != {b}");
+        // The agents give f32 values: equal to single precision.
+        assert!((a - b).abs() < 1e-6, "{a} != {b}");
     }
 
     #[test]

@@ -152,3 +152,79 @@ impl Match {
             .collect()
     }
 }
+
+/// One step of a skill trace: how `mcts:2k` fares against `mcts:k`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SkillStep {
+    /// The weaker agent's iterations k (the stronger has 2k).
+    pub iterations: u32,
+    /// The stronger agent's mean score (1 a win, ½ a draw, 0 a loss) with its 95 % interval.
+    pub score: metrics::Mean,
+}
+
+/// Ludii's SkillTrace, as a table: for each k of `steps` (say 100, 200, 400, ...), `games`
+/// games of `mcts:2k` against `mcts:k` on the (n, m) board, the stronger agent Black in the
+/// even-numbered games and White in the odd ones. A game where more thinking keeps paying
+/// off has scores that stay above ½ as k grows.
+///
+/// # Errors
+/// [`SizeError`] when n and m make no board.
+///
+/// # Panics
+/// When `games` is 0.
+pub fn skill_trace(
+    n: u32,
+    m: u32,
+    steps: &[u32],
+    games: u64,
+    seed: u64,
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<SkillStep>, SizeError> {
+    use crate::search::{Budget, MctsConfig};
+    let spec = |k: u32| {
+        AgentSpec::Mcts(MctsConfig {
+            budget: Budget::Iterations(k),
+            ..MctsConfig::default()
+        })
+    };
+    let mut trace = Vec::new();
+    for &k in steps {
+        let strong_black = Match {
+            n,
+            m,
+            black: spec(2 * k),
+            white: spec(k),
+            seed: seed ^ u64::from(k),
+        };
+        let strong_white = Match {
+            black: spec(k),
+            white: spec(2 * k),
+            ..strong_black.clone()
+        };
+        let indices: Vec<u64> = (0..games).collect();
+        let points: Vec<u64> = indices
+            .par_iter()
+            .map(|&i| {
+                let (game, strong) = if i % 2 == 0 {
+                    (&strong_black, Color::Black)
+                } else {
+                    (&strong_white, Color::White)
+                };
+                let record = game.play(i);
+                done();
+                record.map(|r| match r.outcome {
+                    Outcome::Win { color, .. } if color == strong => 2,
+                    Outcome::Draw => 1,
+                    Outcome::Win { .. } => 0,
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let score = metrics::Mean::of(points.iter().map(|&p| p as f64 / 2.0))
+            .expect("at least one game");
+        trace.push(SkillStep {
+            iterations: k,
+            score,
+        });
+    }
+    Ok(trace)
+}
