@@ -58,7 +58,8 @@ pub struct SimulateArgs {
 
 /// Reads an agent spec for clap.
 pub fn parse_agent(text: &str) -> Result<AgentSpec, String> {
-    text.parse().map_err(|e: bitgames::search::SpecError| e.to_string())
+    text.parse()
+        .map_err(|e: bitgames::search::SpecError| e.to_string())
 }
 
 /// A rayon pool of `threads` threads (all cores for `None`).
@@ -76,11 +77,9 @@ pub fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, Failure> {
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta}")
+            .expect("a valid template")
+            .progress_chars("=> "),
     );
     bar.set_prefix(what.to_string());
     bar
@@ -134,14 +133,9 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
             let bar = progress(total, "skill trace");
             let trace = pool
                 .install(|| {
-                    sim::skill_trace(
-                        args.n,
-                        args.m,
-                        &args.skill_steps,
-                        games,
-                        args.seed,
-                        &|| bar.inc(1),
-                    )
+                    sim::skill_trace(args.n, args.m, &args.skill_steps, games, args.seed, &|| {
+                        bar.inc(1)
+                    })
                 })
                 .map_err(|e| Failure::usage(e.to_string()))?;
             bar.finish_and_clear();
@@ -243,13 +237,12 @@ pub fn csv_row(n: u32, m: u32, s: &Summary) -> String {
 /// A summary as a JSON object (numbers rounded to 6 decimals, as in the CSV).
 pub fn table_json(n: u32, m: u32, s: &Summary) -> serde_json::Value {
     let r = |x: f64| (x * 1e6).round() / 1e6;
-    let rate = |x: &bitgames::sequence::sim::metrics::Rate| {
-        serde_json::json!({"value": r(x.value), "low": r(x.low), "high": r(x.high)})
-    };
+    let rate = |x: &bitgames::sequence::sim::metrics::Rate| serde_json::json!({"value": r(x.value), "low": r(x.low), "high": r(x.high)});
     let mean = |x: Option<Mean>| {
-        x.map_or(serde_json::Value::Null, |x| {
-            serde_json::json!({"value": r(x.value), "ci": r(x.ci), "games": x.count})
-        })
+        x.map_or(
+            serde_json::Value::Null,
+            |x| serde_json::json!({"value": r(x.value), "ci": r(x.ci), "games": x.count}),
+        )
     };
     serde_json::json!({
         "n": n, "m": m, "games": s.games,

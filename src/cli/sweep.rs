@@ -220,7 +220,9 @@ fn figure(rows: &[Row], path: &Path, title: &str) -> Result<(), Box<dyn std::err
     top.titled(title, ("sans-serif", 20))?;
     type Pick = fn(&Row) -> Option<f64>;
     let panels: [(&str, Pick); 4] = [
-        ("First-player (Black) win rate", |r| Some(r.summary.black.value)),
+        ("First-player (Black) win rate", |r| {
+            Some(r.summary.black.value)
+        }),
         ("Draw rate", |r| Some(r.summary.draw.value)),
         ("Mean game length (moves)", |r| Some(r.summary.length.value)),
         ("Drama", |r| r.summary.drama.map(|d| d.value)),

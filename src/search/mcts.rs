@@ -144,7 +144,9 @@ impl<G: Position> Mcts<G> {
             };
         }
         self.reuse(position);
-        let mut work = position.clone();
+        let mut root = position.clone();
+        root.prepare_search();
+        let mut work = root.clone();
         let started = Instant::now();
         let mut done: u32 = 0;
         loop {
@@ -156,7 +158,7 @@ impl<G: Position> Mcts<G> {
                 break;
             }
             self.iterate(&mut work);
-            work.rewind(position);
+            work.rewind(&root);
             done += 1;
         }
         self.iterations += u64::from(done);

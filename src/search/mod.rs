@@ -160,6 +160,10 @@ pub trait Position: Clone {
         }
     }
 
+    /// Brings whatever the position caches for the search up to date, once before a search
+    /// (the default does nothing; Sequence computes its threats here).
+    fn prepare_search(&mut self) {}
+
     /// Takes back moves until the position is `earlier` again, which must be a position this
     /// one was reached from by playing moves.
     fn rewind(&mut self, earlier: &Self) {

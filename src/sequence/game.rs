@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::cube::{Cube, LINES, LIVE_SLOTS, MAX_N, RUNS, SLOTS, bit};
+use super::cube::{Cube, LINES, LIVE_SLOTS, MAX_N, RUNS, SLOTS, STRIDES, bit};
 use super::zobrist;
 use super::{Color, Outcome, Peg, PlayError, SizeError, check_size};
 
@@ -45,6 +45,10 @@ pub struct Game {
     pub(super) outcome: Option<Outcome>,
     /// The Zobrist key of the balls (see [`Game::hash`]).
     pub(super) hash: u64,
+    /// Each colour's threats ([`Game::threats`]), when `threats_valid`: kept up to date by
+    /// `play` once [`Game::cache_threats`] has computed them, dropped by `undo`.
+    pub(super) threats: [Cube; 2],
+    pub(super) threats_valid: bool,
     /// Balls on peg `x | y << 3` (from 0).
     pub(super) heights: [u8; 64],
     /// Every line of every direction of each colour as a byte (see [`super::cube::LINES`]).
@@ -66,6 +70,8 @@ impl Game {
             len: 0,
             outcome: None,
             hash: 0,
+            threats: [Cube::EMPTY; 2],
+            threats_valid: false,
             heights: [0; 64],
             lines: [[0; SLOTS]; 2],
             moves: [0; MAX_MOVES],
@@ -75,6 +81,7 @@ impl Game {
     /// Empties the board, keeping n and m (cheaper than a new game: a short game is undone
     /// ball by ball, a long one cleared wholesale).
     pub fn reset(&mut self) {
+        self.threats_valid = false;
         let len = usize::from(self.len);
         if len > 4 {
             // Only the slots of lines through board cells are ever set: a 2.4 kB clear costs
@@ -248,6 +255,15 @@ impl Game {
         let b = usize::from(bit(peg as u32 & 7, peg as u32 >> 3, u32::from(z)));
         self.hash ^= zobrist::key(color, b);
         let win = mark::<true>(&mut self.lines[color], b, &RUNS[usize::from(self.m)]);
+        if self.threats_valid {
+            let [black, white] = &self.lines;
+            let (own, other) = if color == 0 {
+                (black, white)
+            } else {
+                (white, black)
+            };
+            update_threats(&mut self.threats, color, own, other, b, self.n, self.m);
+        }
         self.outcome = if win {
             Some(Outcome::Win {
                 color: Color::of_move(u32::from(self.len)),
@@ -278,6 +294,7 @@ impl Game {
             self.lines[color][usize::from(slots[d]) & (SLOTS - 1)] &= !bits[d];
         }
         self.outcome = None;
+        self.threats_valid = false;
         Some(peg_of(peg))
     }
 
@@ -316,8 +333,69 @@ pub(super) fn mark<const CHECK: bool>(lines: &mut [u8; SLOTS], b: usize, runs: &
     win != 0
 }
 
+/// After a ball of colour `color` (0 Black) at cell bit `b`, recorded in its line bytes `own`
+/// (`other`: the other colour's), updates both colours' threats: the cell is no longer empty,
+/// and the lines through it may hold new threats of `color`.
+#[inline(always)]
+pub(super) fn update_threats(
+    threats: &mut [Cube; 2],
+    color: usize,
+    own: &[u8; SLOTS],
+    other: &[u8; SLOTS],
+    b: usize,
+    n: u8,
+    m: u8,
+) {
+    let (word, bit) = ((b >> 6) & 7, 1u64 << (b & 63));
+    threats[0].0[word] &= !bit;
+    threats[1].0[word] &= !bit;
+    let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
+    let new_threats = &NEW_THREATS[usize::from(m) & 15];
+    for d in 0..13 {
+        let slot = usize::from(slots[d]) & (SLOTS - 1);
+        let mut t = new_threats[usize::from(own[slot])] & !other[slot];
+        if t != 0 {
+            let at = bits[d].trailing_zeros() as i32;
+            while t != 0 {
+                let p = t.trailing_zeros() as i32;
+                t &= t - 1;
+                let cell = (b as i32 + (p - at) * STRIDES[d] as i32) as usize & 511;
+                let on_board = (cell & 7) < usize::from(n)
+                    && (cell >> 3 & 7) < usize::from(n)
+                    && (cell >> 6) < usize::from(n);
+                if on_board {
+                    threats[color & 1].0[cell >> 6] |= 1 << (cell & 63);
+                }
+            }
+        }
+    }
+}
+
+/// `NEW_THREATS[m][v]`: the positions `p` (bits) not in the line byte `v` that would complete
+/// a run of m if set (m ≤ 8; 0 beyond).
+static NEW_THREATS: [[u8; 256]; 16] = {
+    let mut table = [[0u8; 256]; 16];
+    let mut m = 0;
+    while m <= 8 {
+        let mut v = 0;
+        while v < 256 {
+            let mut p = 0;
+            while p < 8 {
+                if v >> p & 1 == 0 && RUNS[m][v | 1 << p] == 1 {
+                    table[m][v] |= 1 << p;
+                }
+                p += 1;
+            }
+            v += 1;
+        }
+        m += 1;
+    }
+    table
+};
+
 /// Two games are equal when they have the same size, the same moves and the same outcome
-/// (the move buffer past the last move is scratch and not compared).
+/// (the move buffer past the last move is scratch and not compared, nor is the threat cache,
+/// which follows from the balls).
 impl PartialEq for Game {
     fn eq(&self, other: &Game) -> bool {
         let len = usize::from(self.len);

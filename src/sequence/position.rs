@@ -82,6 +82,20 @@ impl search::Position for Game {
         Game::playout(self, rng).into()
     }
 
+    fn prepare_search(&mut self) {
+        self.cache_threats();
+    }
+
+    fn rewind(&mut self, earlier: &Game) {
+        while self.moves_played() > earlier.moves_played() {
+            Game::undo(self);
+        }
+        if earlier.threats_valid {
+            self.threats = earlier.threats;
+            self.threats_valid = true;
+        }
+    }
+
     fn playout_decisive(&mut self, rng: &mut Rng) -> search::Outcome {
         Game::playout_decisive(self, rng).into()
     }

@@ -139,6 +139,28 @@ impl Game {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn threats(&self, color: Color) -> Cube {
+        if self.threats_valid {
+            return self.threats[color as usize];
+        }
+        self.compute_threats(color)
+    }
+
+    /// Computes both colours' threats now and keeps them up to date in [`Game::play`] (and
+    /// the playouts) from then on, until [`Game::undo`] or [`Game::reset`]; [`Game::threats`]
+    /// and [`Game::first_winning_peg`] then read them instead of computing them. A search
+    /// calls this once on its root.
+    pub fn cache_threats(&mut self) {
+        if !self.threats_valid {
+            self.threats = [
+                self.compute_threats(Color::Black),
+                self.compute_threats(Color::White),
+            ];
+            self.threats_valid = true;
+        }
+    }
+
+    /// [`Game::threats`] from the bitboards alone.
+    fn compute_threats(&self, color: Color) -> Cube {
         let own = self.cube(color);
         let occupied = own.or(self.cube(color.other()));
         let empty = Cube::full(self.n()).minus(occupied);
@@ -197,6 +219,9 @@ impl Game {
     pub fn first_winning_peg(&self, color: Color) -> Option<Peg> {
         if self.outcome.is_some() {
             return None;
+        }
+        if self.threats_valid {
+            return PegSet::of_cube(self.threats[color as usize].and(self.playable())).first();
         }
         let runs = &RUNS[usize::from(self.m)];
         let lines = &self.lines[color as usize];

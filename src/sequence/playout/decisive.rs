@@ -3,30 +3,9 @@
 
 use super::{Game, PEGS, zobrist};
 use crate::rng::Rng;
-use crate::sequence::cube::{Cube, LINES, RUNS, SLOTS, STRIDES};
+use crate::sequence::cube::{Cube, LINES, RUNS, SLOTS};
+use crate::sequence::game::update_threats;
 use crate::sequence::{Color, Outcome};
-
-/// `THREATS[m][v]`: the positions `p` (bits) not in the line byte `v` that would complete a
-/// run of m if set.
-static THREATS: [[u8; 256]; 9] = {
-    let mut table = [[0u8; 256]; 9];
-    let mut m = 0;
-    while m <= 8 {
-        let mut v = 0;
-        while v < 256 {
-            let mut p = 0;
-            while p < 8 {
-                if v >> p & 1 == 0 && RUNS[m][v | 1 << p] == 1 {
-                    table[m][v] |= 1 << p;
-                }
-                p += 1;
-            }
-            v += 1;
-        }
-        m += 1;
-    }
-    table
-};
 
 /// The lowest cell bit of a non-empty cube.
 #[inline]
@@ -43,8 +22,9 @@ impl Game {
     /// move can complete a sequence now, that ball is played (the lowest such cell); else,
     /// when the opponent could, the player blocks it; else a uniformly random open peg.
     ///
-    /// Each colour's threats ([`Game::threats`]) are computed once at the start, then kept
-    /// up to date from the 13 line bytes of every ball: a handful of table look-ups a ball.
+    /// Each colour's threats ([`Game::threats`]) are computed at the start unless
+    /// [`Game::cache_threats`] already keeps them, then kept up to date from the 13 line bytes
+    /// of every ball: a handful of table look-ups a ball. They stay cached afterwards.
     ///
     /// ```
     /// use bitgames::{rng::Rng, sequence::{Color, Game, Outcome}};
@@ -62,14 +42,14 @@ impl Game {
         if let Some(outcome) = self.outcome {
             return outcome;
         }
-        let mut threats = [self.threats(Color::Black), self.threats(Color::White)];
+        self.cache_threats();
+        let mut threats = self.threats;
         let mut next = self.playable();
         let n = self.n;
         let area = u64::from(n).pow(2);
         let cells = usize::from(n).pow(3);
         let pegs = &PEGS[usize::from(n)];
         let runs = &RUNS[usize::from(self.m)];
-        let new_threats = &THREATS[usize::from(self.m)];
         let mut len = usize::from(self.len);
         let won = loop {
             let c = len & 1;
@@ -96,8 +76,6 @@ impl Game {
             if z + 1 < usize::from(n) {
                 next.0[word + 1] |= bit;
             }
-            threats[0].0[word] &= !bit;
-            threats[1].0[word] &= !bit;
             let [black, white] = &mut self.lines;
             let (own, other) = if c == 0 {
                 (black, &*white)
@@ -111,17 +89,8 @@ impl Game {
                 let v = own[slot] | bits[d];
                 own[slot] = v;
                 win |= runs[usize::from(v)];
-                let mut t = new_threats[usize::from(v)] & !other[slot];
-                if t != 0 {
-                    let at = bits[d].trailing_zeros() as i32;
-                    while t != 0 {
-                        let p = t.trailing_zeros() as i32;
-                        t &= t - 1;
-                        let cell = (b as i32 + (p - at) * STRIDES[d] as i32) as usize & 511;
-                        threats[c].0[cell >> 6] |= 1 << (cell & 63);
-                    }
-                }
             }
+            update_threats(&mut threats, c, own, other, b, n, self.m);
             if win != 0 {
                 break true;
             }
@@ -130,6 +99,7 @@ impl Game {
             }
         };
         self.len = len as u16;
+        self.threats = threats;
         let outcome = if won {
             Outcome::Win {
                 color: Color::of_move(len as u32),

@@ -159,6 +159,7 @@ pub(super) fn run<R: Recorder>(game: &mut Game, rng: &mut Rng, recorder: R) -> O
     };
     game.len = len as u16;
     game.outcome = Some(outcome);
+    game.threats_valid = false;
     outcome
 }
 

@@ -219,8 +219,8 @@ pub fn skill_trace(
                 })
             })
             .collect::<Result<_, _>>()?;
-        let score = metrics::Mean::of(points.iter().map(|&p| p as f64 / 2.0))
-            .expect("at least one game");
+        let score =
+            metrics::Mean::of(points.iter().map(|&p| p as f64 / 2.0)).expect("at least one game");
         trace.push(SkillStep {
             iterations: k,
             score,
