@@ -262,11 +262,12 @@ fn recorded_games_judge_to_the_simulators_results() {
 
 /// Random against random at (4, 4): the simulator's rates agree with an independent count,
 /// random games on the reference engine with their own generator and peg choice, within the
-/// 95 % interval of the difference of the two estimates.
+/// 99 % interval of the difference of the two estimates (a fixed-seed test that should fail
+/// only for a real difference: at 95 %, one seed in twenty fails by chance).
 #[test]
 #[cfg_attr(miri, ignore)]
 fn random_games_agree_with_an_independent_count_on_the_reference() {
-    const GAMES: u64 = 3000;
+    const GAMES: u64 = 6000;
     let json = stdout_of(&[
         "simulate",
         "--n",
@@ -317,13 +318,16 @@ fn random_games_agree_with_an_independent_count_on_the_reference() {
         let ours = count as f64 / GAMES as f64;
         let se = ((theirs * (1.0 - theirs) + ours * (1.0 - ours)) / GAMES as f64).sqrt();
         assert!(
-            (theirs - ours).abs() <= 1.96 * se,
+            (theirs - ours).abs() <= 2.576 * se,
             "{name}: simulator {theirs}, reference {ours} (±{:.4})",
-            1.96 * se
+            2.576 * se
         );
     }
-    // The draw rate is not trivially 0: the check has something to compare.
-    assert!(draws > 0 && white > 0);
+    // Both sides win often (draws are rare at (4, 4): a few in 10 000 games).
+    assert!(
+        black > GAMES / 3 && white > GAMES / 3,
+        "{black} {white} {draws}"
+    );
 }
 
 /// The same seed gives byte-identical output, and the same recorded games, on 1 and 2 threads.

@@ -146,8 +146,8 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     let text = if args.json {
         let mut value = table_json(args.n, args.m, &summary);
-        value["black"] = args.black.to_string().into();
-        value["white"] = args.white.to_string().into();
+        value["black_agent"] = args.black.to_string().into();
+        value["white_agent"] = args.white.to_string().into();
         value["seed"] = args.seed.into();
         if !trace.is_empty() {
             value["skill_trace"] = trace

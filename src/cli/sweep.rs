@@ -185,8 +185,8 @@ fn merge_and_write(dir: &Path) -> Result<(), Failure> {
     }
     let h = &slices[0].header;
     let json = serde_json::json!({
-        "black": h.game.black.to_string(),
-        "white": h.game.white.to_string(),
+        "black_agent": h.game.black.to_string(),
+        "white_agent": h.game.white.to_string(),
         "seed": h.game.seed,
         "games": h.games,
         "rows": rows.iter().map(|r| table_json(r.n, r.m, &r.summary)).collect::<Vec<_>>(),
