@@ -265,6 +265,17 @@ impl fmt::Debug for Cube {
     }
 }
 
+/// `BOARDS[n]`: [`Cube::full`]`(n)` for n ≤ 8, built at compile time.
+pub(crate) static BOARDS: [Cube; 9] = {
+    let mut boards = [Cube::EMPTY; 9];
+    let mut n = 0;
+    while n < 9 {
+        boards[n] = Cube::full(n as u32);
+        n += 1;
+    }
+    boards
+};
+
 /// Size of a line table, rounded up to a power of two so that masking an index proves it in
 /// bounds. The x lines take slots `y + 8z` (0..64), so the first 64 bytes of a line table *are*
 /// the colour's [`Cube`]; every other line through a cell of the side-7 board gets a slot from

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::cube::{Cube, LINES, RUNS, SLOTS, STRIDES};
+use super::cube::{BOARDS, Cube, LINES, RUNS, SLOTS, STRIDES};
 use super::{Color, Game, Peg};
 
 /// A set of pegs: bit `(x - 1) | (y - 1) << 3` for peg `(x, y)`, as shakmaty's bitboards, with
@@ -117,7 +117,7 @@ impl Game {
     #[inline]
     pub fn playable(&self) -> Cube {
         let occupied = self.cube(Color::Black).or(self.cube(Color::White));
-        let board = Cube::full(self.n());
+        let board = BOARDS[usize::from(self.n) & 7];
         let floor = Cube([board.0[0], 0, 0, 0, 0, 0, 0, 0]);
         occupied.shl(64).or(floor).and(board).minus(occupied)
     }
@@ -163,7 +163,7 @@ impl Game {
     fn compute_threats(&self, color: Color) -> Cube {
         let own = self.cube(color);
         let occupied = own.or(self.cube(color.other()));
-        let empty = Cube::full(self.n()).minus(occupied);
+        let empty = BOARDS[usize::from(self.n) & 7].minus(occupied);
         let m = self.m() as usize;
         if m <= 1 {
             return empty;
