@@ -89,7 +89,7 @@ fn specs_parse_print_and_refuse_with_a_reason() {
 #[test]
 fn mcts_plays_an_immediate_win_and_blocks_one() {
     // Black: (1,1) (2,1) (3,1) on the floor; White (1,4) (2,4) (3,4): Black to move wins at
-    // (4,1), with the random rollouts and the tree (no shortcut) alike.
+    // (4,1). (`Mcts::choose` plays a winning move without searching, with value 1.)
     let mut game = Game::new(4, 4).unwrap();
     for (x, y) in [(1, 1), (1, 4), (2, 1), (2, 4), (3, 1), (3, 4)] {
         game.play(x, y).unwrap();
