@@ -1,4 +1,5 @@
-//! Throughput of the sequence judge (MB/s of judge input) and of random playouts (moves/s).
+//! Throughput of the sequence judge (MB/s of judge input), of random playouts (moves/s, and
+//! playouts/s on 4×4×4), of decisive playouts and of MCTS iterations (iterations/s).
 //!
 //! `cargo bench --bench sequence`
 
@@ -7,6 +8,7 @@ mod common;
 use std::hint::black_box;
 
 use bitgames::rng::Rng;
+use bitgames::search::{Budget, Mcts, MctsConfig, Rollout};
 use bitgames::sequence::{Game, judge::Judge, judge::generate};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -40,5 +42,71 @@ fn playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, judge_throughput, playouts);
+/// Whole random games on 4×4×4 (m = 4): playouts per second, random and decisive.
+fn small_playouts(c: &mut Criterion) {
+    const GAMES: u64 = 10_000;
+    let mut group = c.benchmark_group("sequence_playout_4x4");
+    group.throughput(Throughput::Elements(GAMES));
+    let mut game = Game::new(4, 4).unwrap();
+    type Playout = fn(&mut Game, &mut Rng) -> bitgames::sequence::Outcome;
+    let kinds: [(&str, Playout); 2] = [
+        ("random_10000_games", Game::playout),
+        ("decisive_10000_games", Game::playout_decisive),
+    ];
+    for (name, playout) in kinds {
+        let batch = |game: &mut Game| {
+            let mut rng = Rng::new(7);
+            let mut moves = 0u64;
+            for _ in 0..GAMES {
+                game.reset();
+                playout(game, &mut rng);
+                moves += u64::from(game.moves_played());
+            }
+            moves
+        };
+        let moves = batch(&mut game);
+        group.bench_function(name, |b| {
+            b.iter(|| assert_eq!(batch(black_box(&mut game)), moves))
+        });
+    }
+    group.finish();
+}
+
+/// One search of 20 000 iterations from the empty board (a new tree each time): iterations
+/// per second, with random and with decisive rollouts, on 4×4×4 and 7×7×7 (m = 4).
+fn mcts_iterations(c: &mut Criterion) {
+    const ITERATIONS: u32 = 20_000;
+    let mut group = c.benchmark_group("sequence_mcts");
+    group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
+    group.sample_size(20);
+    for (n, rollout, name) in [
+        (4, Rollout::Random, "n4_m4_random_rollouts"),
+        (4, Rollout::Decisive, "n4_m4_decisive_rollouts"),
+        (7, Rollout::Decisive, "n7_m4_decisive_rollouts"),
+    ] {
+        let game = Game::new(n, 4).unwrap();
+        let config = MctsConfig {
+            budget: Budget::Iterations(ITERATIONS),
+            rollout,
+            ..MctsConfig::default()
+        };
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut mcts = Mcts::<Game>::new(config.clone(), 1);
+                let choice = mcts.choose(black_box(&game));
+                assert_eq!(mcts.iterations(), u64::from(ITERATIONS));
+                choice
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    judge_throughput,
+    playouts,
+    small_playouts,
+    mcts_iterations
+);
 criterion_main!(benches);

@@ -7,6 +7,7 @@
 use std::hint::black_box;
 
 use bitgames::rng::Rng;
+use bitgames::search::{Budget, Mcts, MctsConfig, Rollout};
 use bitgames::sequence::{Color, Cube, Game, Outcome};
 use bitgames::simd::Backend;
 use gungraun::{library_benchmark, library_benchmark_group, main};
@@ -80,9 +81,50 @@ fn playouts((mut game, mut rng): (Game, Rng)) -> u32 {
     balls
 }
 
+/// A new n = 4, m = 4 game and its generator.
+fn new_small_game() -> (Game, Rng) {
+    (Game::new(4, 4).unwrap(), Rng::new(42))
+}
+
+// 1000 random games on 4×4×4 (m = 4), `reset` included: the count over 1000 is the cost of
+// a playout.
+#[library_benchmark]
+#[bench::thousand_games(setup = new_small_game)]
+fn small_playouts((mut game, mut rng): (Game, Rng)) -> u32 {
+    let mut balls = 0;
+    for _ in 0..1000 {
+        game.reset();
+        black_box(game.playout(black_box(&mut rng)));
+        balls += game.moves_played();
+    }
+    assert!(balls > 20_000);
+    balls
+}
+
+/// A search of 2000 iterations with random rollouts and its empty 4×4×4 root.
+fn small_search() -> (Mcts<Game>, Game) {
+    let config = MctsConfig {
+        budget: Budget::Iterations(2000),
+        rollout: Rollout::Random,
+        ..MctsConfig::default()
+    };
+    (Mcts::new(config, 1), Game::new(4, 4).unwrap())
+}
+
+// One MCTS search of 2000 iterations (random rollouts) from the empty 4×4×4 board, a new
+// tree: the count over 2000 is the cost of an iteration, tree growth included.
+#[library_benchmark]
+#[bench::two_thousand_iterations(setup = small_search)]
+fn mcts_iterations((mut mcts, game): (Mcts<Game>, Game)) -> u64 {
+    black_box(mcts.choose(black_box(&game)));
+    assert_eq!(mcts.iterations(), 2000);
+    mcts.iterations()
+}
+
 library_benchmark_group!(
     name = sequence;
-    benchmarks = play_with_incremental_check, full_board_detector, playouts
+    benchmarks = play_with_incremental_check, full_board_detector, playouts, small_playouts,
+        mcts_iterations
 );
 
 main!(library_benchmark_groups = sequence);

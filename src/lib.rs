@@ -40,6 +40,7 @@ pub mod havannah;
 pub mod input;
 pub mod judge;
 pub mod rng;
+pub mod search;
 pub mod sequence;
 pub mod simd;
 

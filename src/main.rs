@@ -27,6 +27,11 @@ enum Command {
     GridTable(cli::grid_table::GridTableArgs),
     /// A GTP engine on standard input/output (`bitgames gtp havannah`).
     Gtp(cli::gtp::GtpArgs),
+    /// Play self-play games of 3-D Sequence between agents and report outcomes and
+    /// game-quality metrics.
+    Simulate(cli::simulate::SimulateArgs),
+    /// Simulate every board size (n, m), 3 <= m <= n <= 7: a table (CSV, JSON) and a figure.
+    Sweep(cli::sweep::SweepArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +41,8 @@ fn main() -> ExitCode {
         Command::Grid(args) => cli::judge::run(&bitgames::grid::judge::Judge, &args),
         Command::GridTable(args) => cli::grid_table::run(&args),
         Command::Gtp(args) => cli::gtp::run(&args),
+        Command::Simulate(args) => cli::simulate::run(&args),
+        Command::Sweep(args) => cli::sweep::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

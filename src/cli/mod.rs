@@ -4,6 +4,8 @@
 pub mod grid_table;
 pub mod gtp;
 pub mod judge;
+pub mod simulate;
+pub mod sweep;
 
 use std::fmt;
 use std::fs::File;
@@ -30,7 +32,6 @@ impl Failure {
     }
 
     /// Flags that clap accepted one by one but that do not go together: exit status 2.
-    #[allow(dead_code)]
     pub fn usage(message: impl Into<String>) -> Failure {
         Failure {
             code: 2,

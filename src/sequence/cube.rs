@@ -122,6 +122,102 @@ impl Cube {
         self.count() == 0
     }
 
+    /// The set of cells `c` such that `c + s` (bit index) is in this set: a shift towards bit 0
+    /// by `s` bits (cells shifted past bit 0 are dropped).
+    #[inline]
+    #[must_use]
+    pub const fn shr(self, s: u32) -> Cube {
+        let (q, r) = ((s / 64) as usize, s % 64);
+        let mut out = [0u64; 8];
+        let mut i = 0;
+        while i + q < 8 {
+            let lo = self.0[i + q] >> r;
+            let hi = if r > 0 && i + q + 1 < 8 {
+                self.0[i + q + 1] << (64 - r)
+            } else {
+                0
+            };
+            out[i] = lo | hi;
+            i += 1;
+        }
+        Cube(out)
+    }
+
+    /// The set of cells `c` such that `c - s` (bit index) is in this set: a shift away from
+    /// bit 0 by `s` bits (cells shifted past bit 511 are dropped).
+    #[inline]
+    #[must_use]
+    pub const fn shl(self, s: u32) -> Cube {
+        let (q, r) = ((s / 64) as usize, s % 64);
+        let mut out = [0u64; 8];
+        let mut i = q;
+        while i < 8 {
+            let hi = self.0[i - q] << r;
+            let lo = if r > 0 && i > q {
+                self.0[i - q - 1] >> (64 - r)
+            } else {
+                0
+            };
+            out[i] = hi | lo;
+            i += 1;
+        }
+        Cube(out)
+    }
+
+    /// The cells in both sets.
+    #[inline]
+    #[must_use]
+    pub const fn and(self, other: Cube) -> Cube {
+        let mut i = 0;
+        let mut out = self.0;
+        while i < 8 {
+            out[i] &= other.0[i];
+            i += 1;
+        }
+        Cube(out)
+    }
+
+    /// The cells in either set.
+    #[inline]
+    #[must_use]
+    pub const fn or(self, other: Cube) -> Cube {
+        let mut i = 0;
+        let mut out = self.0;
+        while i < 8 {
+            out[i] |= other.0[i];
+            i += 1;
+        }
+        Cube(out)
+    }
+
+    /// The cells of this set that are not in `other`.
+    #[inline]
+    #[must_use]
+    pub const fn minus(self, other: Cube) -> Cube {
+        let mut i = 0;
+        let mut out = self.0;
+        while i < 8 {
+            out[i] &= !other.0[i];
+            i += 1;
+        }
+        Cube(out)
+    }
+
+    /// The cells as coordinates `(x, y, z)` from 0, in bit order (z, then y, then x).
+    pub fn cells(self) -> impl Iterator<Item = (u32, u32, u32)> {
+        (0..8u32).flat_map(move |z| {
+            let mut word = self.0[z as usize];
+            std::iter::from_fn(move || {
+                if word == 0 {
+                    return None;
+                }
+                let b = word.trailing_zeros();
+                word &= word - 1;
+                Some((b & 7, b >> 3, z))
+            })
+        })
+    }
+
     /// Does the set hold `m` (≥ 1) cells in a straight line, consecutive, in any of the 13
     /// directions? The full-board detector: a doubling shift-and chain per direction, on the best
     /// SIMD back end of this CPU ([`Backend::detect`]).
@@ -168,6 +264,17 @@ impl fmt::Debug for Cube {
         Ok(())
     }
 }
+
+/// `BOARDS[n]`: [`Cube::full`]`(n)` for n ≤ 8, built at compile time.
+pub(crate) static BOARDS: [Cube; 9] = {
+    let mut boards = [Cube::EMPTY; 9];
+    let mut n = 0;
+    while n < 9 {
+        boards[n] = Cube::full(n as u32);
+        n += 1;
+    }
+    boards
+};
 
 /// Size of a line table, rounded up to a power of two so that masking an index proves it in
 /// bounds. The x lines take slots `y + 8z` (0..64), so the first 64 bytes of a line table *are*

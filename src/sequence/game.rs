@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::cube::{Cube, LINES, LIVE_SLOTS, MAX_N, RUNS, SLOTS, bit};
+use super::cube::{Cube, LINES, LIVE_SLOTS, MAX_N, RUNS, SLOTS, STRIDES, bit};
+use super::zobrist;
 use super::{Color, Outcome, Peg, PlayError, SizeError, check_size};
 
 /// The most balls a game holds: 7³.
@@ -42,6 +43,12 @@ pub struct Game {
     pub(super) m: u8,
     pub(super) len: u16,
     pub(super) outcome: Option<Outcome>,
+    /// The Zobrist key of the balls (see [`Game::hash`]).
+    pub(super) hash: u64,
+    /// Each colour's threats ([`Game::threats`]), when `threats_valid`: kept up to date by
+    /// `play` once [`Game::cache_threats`] has computed them, dropped by `undo`.
+    pub(super) threats: [Cube; 2],
+    pub(super) threats_valid: bool,
     /// Balls on peg `x | y << 3` (from 0).
     pub(super) heights: [u8; 64],
     /// Every line of every direction of each colour as a byte (see [`super::cube::LINES`]).
@@ -62,6 +69,9 @@ impl Game {
             m: m as u8,
             len: 0,
             outcome: None,
+            hash: 0,
+            threats: [Cube::EMPTY; 2],
+            threats_valid: false,
             heights: [0; 64],
             lines: [[0; SLOTS]; 2],
             moves: [0; MAX_MOVES],
@@ -71,6 +81,7 @@ impl Game {
     /// Empties the board, keeping n and m (cheaper than a new game: a short game is undone
     /// ball by ball, a long one cleared wholesale).
     pub fn reset(&mut self) {
+        self.threats_valid = false;
         let len = usize::from(self.len);
         if len > 4 {
             // Only the slots of lines through board cells are ever set: a 2.4 kB clear costs
@@ -81,6 +92,7 @@ impl Game {
             self.heights.fill(0);
             self.len = 0;
             self.outcome = None;
+            self.hash = 0;
         } else {
             while self.undo().is_some() {}
         }
@@ -167,6 +179,27 @@ impl Game {
             .filter(move |p| live && self.height(p.x, p.y) < Some(n))
     }
 
+    /// The Zobrist key of the position: the XOR of one fixed random key per ball (its colour
+    /// and cell), kept up to date by [`Game::play`], [`Game::undo`] and [`Game::playout`]. Equal
+    /// positions have equal keys, whatever the order their balls were played in; the key does
+    /// not depend on n or m.
+    ///
+    /// ```
+    /// use bitgames::sequence::Game;
+    /// let mut a = Game::new(4, 4)?;
+    /// let mut b = Game::new(4, 4)?;
+    /// for (x, y) in [(1, 1), (2, 2), (3, 3)] { a.play(x, y)?; }
+    /// for (x, y) in [(3, 3), (2, 2), (1, 1)] { b.play(x, y)?; }
+    /// assert_eq!(a.hash(), b.hash());
+    /// b.undo();
+    /// assert_ne!(a.hash(), b.hash());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
     /// The pegs played so far, in order.
     pub fn history(&self) -> impl ExactSizeIterator<Item = Peg> + '_ {
         self.moves[..usize::from(self.len)]
@@ -220,7 +253,17 @@ impl Game {
         self.moves[usize::from(self.len)] = peg as u8;
         self.len += 1;
         let b = usize::from(bit(peg as u32 & 7, peg as u32 >> 3, u32::from(z)));
+        self.hash ^= zobrist::key(color, b);
         let win = mark::<true>(&mut self.lines[color], b, &RUNS[usize::from(self.m)]);
+        if self.threats_valid {
+            let [black, white] = &self.lines;
+            let (own, other) = if color == 0 {
+                (black, white)
+            } else {
+                (white, black)
+            };
+            update_threats(&mut self.threats, color, own, other, b, self.n, self.m);
+        }
         self.outcome = if win {
             Some(Outcome::Win {
                 color: Color::of_move(u32::from(self.len)),
@@ -245,11 +288,13 @@ impl Game {
         let z = self.heights[usize::from(peg)] - 1;
         self.heights[usize::from(peg)] = z;
         let b = usize::from(bit(u32::from(peg), u32::from(peg >> 3), u32::from(z)));
+        self.hash ^= zobrist::key(color, b);
         let (slots, bits) = (&LINES.slot[b], &LINES.bit[b]);
         for d in 0..13 {
             self.lines[color][usize::from(slots[d]) & (SLOTS - 1)] &= !bits[d];
         }
         self.outcome = None;
+        self.threats_valid = false;
         Some(peg_of(peg))
     }
 
@@ -288,8 +333,69 @@ pub(super) fn mark<const CHECK: bool>(lines: &mut [u8; SLOTS], b: usize, runs: &
     win != 0
 }
 
+/// After a ball of colour `color` (0 Black) at cell bit `b`, recorded in its line bytes `own`
+/// (`other`: the other colour's), updates both colours' threats: the cell is no longer empty,
+/// and the lines through it may hold new threats of `color`.
+#[inline(always)]
+pub(super) fn update_threats(
+    threats: &mut [Cube; 2],
+    color: usize,
+    own: &[u8; SLOTS],
+    other: &[u8; SLOTS],
+    b: usize,
+    n: u8,
+    m: u8,
+) {
+    let (word, bit) = ((b >> 6) & 7, 1u64 << (b & 63));
+    threats[0].0[word] &= !bit;
+    threats[1].0[word] &= !bit;
+    let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
+    let new_threats = &NEW_THREATS[usize::from(m) & 15];
+    for d in 0..13 {
+        let slot = usize::from(slots[d]) & (SLOTS - 1);
+        let mut t = new_threats[usize::from(own[slot])] & !other[slot];
+        if t != 0 {
+            let at = bits[d].trailing_zeros() as i32;
+            while t != 0 {
+                let p = t.trailing_zeros() as i32;
+                t &= t - 1;
+                let cell = (b as i32 + (p - at) * STRIDES[d] as i32) as usize & 511;
+                let on_board = (cell & 7) < usize::from(n)
+                    && (cell >> 3 & 7) < usize::from(n)
+                    && (cell >> 6) < usize::from(n);
+                if on_board {
+                    threats[color & 1].0[cell >> 6] |= 1 << (cell & 63);
+                }
+            }
+        }
+    }
+}
+
+/// `NEW_THREATS[m][v]`: the positions `p` (bits) not in the line byte `v` that would complete
+/// a run of m if set (m ≤ 8; 0 beyond).
+static NEW_THREATS: [[u8; 256]; 16] = {
+    let mut table = [[0u8; 256]; 16];
+    let mut m = 0;
+    while m <= 8 {
+        let mut v = 0;
+        while v < 256 {
+            let mut p = 0;
+            while p < 8 {
+                if v >> p & 1 == 0 && RUNS[m][v | 1 << p] == 1 {
+                    table[m][v] |= 1 << p;
+                }
+                p += 1;
+            }
+            v += 1;
+        }
+        m += 1;
+    }
+    table
+};
+
 /// Two games are equal when they have the same size, the same moves and the same outcome
-/// (the move buffer past the last move is scratch and not compared).
+/// (the move buffer past the last move is scratch and not compared, nor is the threat cache,
+/// which follows from the balls).
 impl PartialEq for Game {
     fn eq(&self, other: &Game) -> bool {
         let len = usize::from(self.len);
@@ -297,6 +403,7 @@ impl PartialEq for Game {
             && self.m == other.m
             && self.len == other.len
             && self.outcome == other.outcome
+            && self.hash == other.hash
             && self.heights == other.heights
             && self.lines == other.lines
             && self.moves[..len] == other.moves[..len]

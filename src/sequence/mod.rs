@@ -9,6 +9,10 @@
 //! - [`Cube`]: the 512-bit board and the independent full-board detector ([`Cube::has_line`]);
 //! - [`reference`](mod@reference): the plain executable specification the fast code is tested
 //!   against;
+//! - [`Game::hash`] (Zobrist, incremental), [`Symmetry`] and [`Game::canonical_hash`] (the 8
+//!   symmetries of the base), [`Game::threats`] and [`Game::winning_pegs`] (cells that complete
+//!   a sequence, and which of them can be played now), [`Game::legal_pegs`] ([`PegSet`]);
+//! - [`sim`]: the simulator (self-play, game-quality metrics, the sweep over n and m);
 //! - [`judge`]: the judge format, and random judge inputs ([`judge::generate`]).
 //!
 //! Coordinates in this API count from 1, as in the problem: pegs `(x, y)` with
@@ -18,12 +22,19 @@ mod cube;
 mod game;
 pub mod judge;
 mod playout;
+mod position;
 pub mod reference;
+pub mod sim;
+mod symmetry;
+mod threats;
+mod zobrist;
 
 use std::fmt;
 
 pub use cube::{Cube, DIRECTIONS, MAX_N, STRIDES};
 pub use game::Game;
+pub use symmetry::Symmetry;
+pub use threats::PegSet;
 
 /// A player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,11 +1,13 @@
 //! Random playouts: [`Game::playout`], the step of Monte Carlo tree search, written once over
 //! how a ball is recorded ([`Recorder`]): portable, or ([`sse41`]) its 13 line bytes at once.
 
+mod decisive;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
 
 use super::cube::{MAX_N, RUNS, SLOTS};
 use super::game::{Game, MAX_MOVES, mark};
+use super::zobrist;
 use super::{Color, Outcome};
 use crate::rng::Rng;
 
@@ -100,6 +102,7 @@ pub(super) fn run<R: Recorder>(game: &mut Game, rng: &mut Rng, recorder: R) -> O
         len: usize::from(game.len),
         recorder,
         rng: rng.clone(),
+        hash: game.hash,
         heights: &mut game.heights,
         moves: &mut game.moves,
     };
@@ -145,6 +148,7 @@ pub(super) fn run<R: Recorder>(game: &mut Game, rng: &mut Rng, recorder: R) -> O
     };
     let len = p.len as u32;
     *rng = p.rng;
+    game.hash = p.hash;
     let outcome = if won {
         Outcome::Win {
             color: Color::of_move(len),
@@ -155,6 +159,7 @@ pub(super) fn run<R: Recorder>(game: &mut Game, rng: &mut Rng, recorder: R) -> O
     };
     game.len = len as u16;
     game.outcome = Some(outcome);
+    game.threats_valid = false;
     outcome
 }
 
@@ -187,6 +192,7 @@ struct Playout<'a, R> {
     len: usize,
     recorder: R,
     rng: Rng,
+    hash: u64,
     heights: &'a mut [u8; 64],
     moves: &'a mut [u8; MAX_MOVES],
 }
@@ -207,6 +213,7 @@ impl<R: Recorder> Playout<'_, R> {
         self.moves[self.len] = peg as u8;
         self.len += 1;
         let b = peg | usize::from(z) << 6;
+        self.hash ^= zobrist::key(self.len & 1 ^ 1, b);
         self.recorder.mark::<CHECK>(lines, b, self.runs, self.steps)
     }
 

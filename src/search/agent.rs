@@ -1,0 +1,222 @@
+//! Agents chosen by a spec string: `random`, `greedy`, `mcts:<iterations>`, `mcts:<seconds>s`.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use super::mcts::{Budget, Mcts, MctsConfig, Rollout};
+use super::{Player, Position};
+use crate::rng::Rng;
+
+/// What an agent is, as written on a command line.
+///
+/// - `random`: a uniformly random legal move;
+/// - `greedy`: a winning move if there is one, else a move that blocks the opponent's
+///   immediate win, else a random move;
+/// - `mcts:N` (N iterations a move, `2k` = 2000) or `mcts:Ts` (T seconds a move, `0.5s`),
+///   optionally followed by `,c=C` (the UCT exploration constant, default 0.7) and
+///   `,rollout=decisive|random` (default decisive).
+///
+/// ```
+/// use bitgames::search::AgentSpec;
+/// let spec: AgentSpec = "mcts:2k,c=1.0".parse()?;
+/// assert_eq!(spec.to_string(), "mcts:2000,c=1");
+/// assert_eq!("mcts:0.5s".parse::<AgentSpec>()?.to_string(), "mcts:0.5s");
+/// assert!("solver".parse::<AgentSpec>().is_err());
+/// # Ok::<(), bitgames::search::SpecError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AgentSpec {
+    /// A uniformly random legal move.
+    Random,
+    /// Win now, else block, else random.
+    Greedy,
+    /// Monte Carlo tree search.
+    Mcts(MctsConfig),
+}
+
+/// Why a spec string names no agent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SpecError {
+    /// The spec as given.
+    pub spec: String,
+    /// What was wrong with it.
+    pub problem: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "agent `{}`: {}; expected random, greedy, mcts:<iterations> (e.g. mcts:2000, \
+             mcts:2k) or mcts:<seconds>s (e.g. mcts:0.5s), optionally with ,c=<exploration> \
+             and ,rollout=decisive|random",
+            self.spec, self.problem
+        )
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+impl FromStr for AgentSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<AgentSpec, SpecError> {
+        let fail = |problem: String| SpecError {
+            spec: s.to_string(),
+            problem,
+        };
+        match s {
+            "random" => return Ok(AgentSpec::Random),
+            "greedy" => return Ok(AgentSpec::Greedy),
+            "solver" => {
+                return Err(fail(
+                    "the solver agent is not available in this build".into(),
+                ));
+            }
+            _ => {}
+        }
+        let Some(rest) = s.strip_prefix("mcts:") else {
+            return Err(fail("unknown agent".into()));
+        };
+        let mut parts = rest.split(',');
+        let budget = parts.next().unwrap_or("");
+        let mut config = MctsConfig {
+            budget: parse_budget(budget).map_err(fail)?,
+            ..MctsConfig::default()
+        };
+        for option in parts {
+            match option.split_once('=') {
+                Some(("c", c)) => match c.parse::<f32>() {
+                    Ok(c) if c.is_finite() && c >= 0.0 => config.exploration = c,
+                    _ => return Err(fail(format!("c = `{c}` is not a number >= 0"))),
+                },
+                Some(("rollout", "decisive")) => config.rollout = Rollout::Decisive,
+                Some(("rollout", "random")) => config.rollout = Rollout::Random,
+                _ => return Err(fail(format!("unknown option `{option}`"))),
+            }
+        }
+        Ok(AgentSpec::Mcts(config))
+    }
+}
+
+/// `2000`, `2k` (iterations) or `0.5s` (seconds).
+fn parse_budget(text: &str) -> Result<Budget, String> {
+    if let Some(seconds) = text.strip_suffix('s') {
+        return match seconds.parse::<f64>() {
+            Ok(t) if t.is_finite() && t > 0.0 && t <= 86_400.0 => {
+                Ok(Budget::Time(Duration::from_secs_f64(t)))
+            }
+            _ => Err(format!(
+                "time budget `{text}` is not a number of seconds in (0, 86400]"
+            )),
+        };
+    }
+    let (digits, scale) = match text.strip_suffix('k') {
+        Some(d) => (d, 1000),
+        None => (text, 1),
+    };
+    match digits
+        .parse::<u32>()
+        .ok()
+        .and_then(|v| v.checked_mul(scale))
+    {
+        Some(n) if n > 0 => Ok(Budget::Iterations(n)),
+        _ => Err(format!(
+            "iteration budget `{text}` is not a whole number from 1 to {}",
+            u32::MAX
+        )),
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Greedy => f.write_str("greedy"),
+            AgentSpec::Mcts(c) => {
+                match c.budget {
+                    Budget::Iterations(n) => write!(f, "mcts:{n}")?,
+                    Budget::Time(t) => write!(f, "mcts:{}s", t.as_secs_f64())?,
+                }
+                let default = MctsConfig::default();
+                if c.exploration != default.exploration {
+                    write!(f, ",c={}", c.exploration)?;
+                }
+                if c.rollout != default.rollout {
+                    f.write_str(",rollout=random")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// An agent's move and, for a searching agent, its estimate of the position's value to the
+/// player who moves (the win probability, a draw counting one half).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Choice<M> {
+    /// The move chosen.
+    pub mv: M,
+    /// The value estimate of the position before the move, for the player to move: the mean
+    /// reward of the chosen move's subtree. `None` for agents that do not search.
+    pub value: Option<f32>,
+}
+
+/// A player of games of `G`: chosen from an [`AgentSpec`], seeded, deterministic.
+pub enum Agent<G: Position> {
+    /// A uniformly random move.
+    Random(Rng),
+    /// Win now, else block, else random.
+    Greedy(Rng),
+    /// Monte Carlo tree search (boxed: it holds the tree).
+    Mcts(Box<Mcts<G>>),
+}
+
+impl<G: Position> Agent<G> {
+    /// The agent `spec` describes, its random choices seeded by `seed`.
+    pub fn new(spec: &AgentSpec, seed: u64) -> Agent<G> {
+        match spec {
+            AgentSpec::Random => Agent::Random(Rng::new(seed)),
+            AgentSpec::Greedy => Agent::Greedy(Rng::new(seed)),
+            AgentSpec::Mcts(config) => Agent::Mcts(Box::new(Mcts::new(config.clone(), seed))),
+        }
+    }
+
+    /// Chooses a move for the player to move.
+    ///
+    /// # Panics
+    /// When the game is already decided (there is no move to choose).
+    pub fn choose(&mut self, position: &G) -> Choice<G::Move> {
+        assert!(position.outcome().is_none(), "the game is already decided");
+        match self {
+            Agent::Random(rng) => Choice {
+                mv: random_move(position, rng),
+                value: None,
+            },
+            Agent::Greedy(rng) => Choice {
+                mv: greedy_move(position, rng),
+                value: None,
+            },
+            Agent::Mcts(mcts) => mcts.choose(position),
+        }
+    }
+}
+
+/// A uniformly random legal move of an undecided position.
+fn random_move<G: Position>(position: &G, rng: &mut Rng) -> G::Move {
+    let mut moves = Vec::new();
+    position.moves(&mut moves);
+    moves[rng.below(moves.len() as u32) as usize]
+}
+
+/// Win now, else block the opponent's immediate win, else random.
+fn greedy_move<G: Position>(position: &G, rng: &mut Rng) -> G::Move {
+    let me: Player = position.to_move();
+    position
+        .winning_move(me)
+        .or_else(|| position.winning_move(me.other()))
+        .unwrap_or_else(|| random_move(position, rng))
+}

@@ -1,0 +1,102 @@
+//! [`Game`] as a [`search::Position`]: Black is the first player.
+
+use super::{Color, Game, Outcome, Peg};
+use crate::rng::Rng;
+use crate::search::{self, Player};
+
+impl From<Color> for Player {
+    fn from(color: Color) -> Player {
+        match color {
+            Color::Black => Player::First,
+            Color::White => Player::Second,
+        }
+    }
+}
+
+impl From<Player> for Color {
+    fn from(player: Player) -> Color {
+        match player {
+            Player::First => Color::Black,
+            Player::Second => Color::White,
+        }
+    }
+}
+
+impl From<Outcome> for search::Outcome {
+    fn from(outcome: Outcome) -> search::Outcome {
+        match outcome {
+            Outcome::Win { color, .. } => search::Outcome::Win(color.into()),
+            Outcome::Draw => search::Outcome::Draw,
+        }
+    }
+}
+
+impl search::Position for Game {
+    type Move = Peg;
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        Game::to_move(self).into()
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<search::Outcome> {
+        Game::outcome(self).map(Into::into)
+    }
+
+    fn moves(&self, out: &mut Vec<Peg>) {
+        out.clear();
+        out.extend(self.legal_pegs().iter());
+    }
+
+    /// # Panics
+    /// On a move [`Game::play`] refuses.
+    #[inline]
+    fn play(&mut self, mv: Peg) {
+        if let Err(e) = Game::play(self, mv.x, mv.y) {
+            panic!("search played a refused move: {e}");
+        }
+    }
+
+    #[inline]
+    fn undo(&mut self) {
+        Game::undo(self);
+    }
+
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.moves_played()
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        Game::hash(self)
+    }
+
+    #[inline]
+    fn winning_move(&self, player: Player) -> Option<Peg> {
+        self.first_winning_peg(player.into())
+    }
+
+    fn playout(&mut self, rng: &mut Rng) -> search::Outcome {
+        Game::playout(self, rng).into()
+    }
+
+    fn prepare_search(&mut self) {
+        self.cache_threats();
+    }
+
+    fn rewind(&mut self, earlier: &Game) {
+        while self.moves_played() > earlier.moves_played() {
+            Game::undo(self);
+        }
+        if earlier.threats_valid {
+            self.threats = earlier.threats;
+            self.threats_valid = true;
+        }
+    }
+
+    fn playout_decisive(&mut self, rng: &mut Rng) -> search::Outcome {
+        Game::playout_decisive(self, rng).into()
+    }
+}

@@ -1,0 +1,199 @@
+//! The game-generic search on Sequence: agent specs, immediate wins and blocks, tree reuse,
+//! determinism, and strength (greedy over random, MCTS over greedy, more iterations over
+//! fewer).
+
+use bitgames::search::{Agent, AgentSpec, Budget, Mcts, MctsConfig, Player, Position};
+use bitgames::sequence::{Color, Game, Outcome, Peg};
+
+/// Plays one game between two agents from the empty (n, m) board; the first agent is Black.
+fn play(n: u32, m: u32, black: &mut Agent<Game>, white: &mut Agent<Game>) -> Outcome {
+    let mut game = Game::new(n, m).unwrap();
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return outcome;
+        }
+        let agent = if game.to_move() == Color::Black {
+            &mut *black
+        } else {
+            &mut *white
+        };
+        let choice = agent.choose(&game);
+        game.play(choice.mv.x, choice.mv.y).unwrap();
+    }
+}
+
+/// Games won by `strong` out of `games`, colours alternating; returns (wins, draws).
+fn score(n: u32, m: u32, strong: &str, weak: &str, games: u64) -> (u64, u64) {
+    let (strong, weak): (AgentSpec, AgentSpec) = (strong.parse().unwrap(), weak.parse().unwrap());
+    let (mut wins, mut draws) = (0, 0);
+    for g in 0..games {
+        let mut a = Agent::new(&strong, 2 * g + 1);
+        let mut b = Agent::new(&weak, 2 * g + 2);
+        let strong_color = if g % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let outcome = if strong_color == Color::Black {
+            play(n, m, &mut a, &mut b)
+        } else {
+            play(n, m, &mut b, &mut a)
+        };
+        match outcome {
+            Outcome::Win { color, .. } if color == strong_color => wins += 1,
+            Outcome::Draw => draws += 1,
+            _ => {}
+        }
+    }
+    (wins, draws)
+}
+
+#[test]
+fn specs_parse_print_and_refuse_with_a_reason() {
+    for (text, shown) in [
+        ("random", "random"),
+        ("greedy", "greedy"),
+        ("mcts:2000", "mcts:2000"),
+        ("mcts:4k", "mcts:4000"),
+        ("mcts:0.5s", "mcts:0.5s"),
+        (
+            "mcts:100,rollout=random,c=1.5",
+            "mcts:100,c=1.5,rollout=random",
+        ),
+    ] {
+        let spec: AgentSpec = text.parse().unwrap();
+        assert_eq!(spec.to_string(), shown);
+        assert_eq!(shown.parse::<AgentSpec>().unwrap(), spec);
+    }
+    for (bad, why) in [
+        ("", "unknown agent"),
+        ("mcts", "unknown agent"),
+        ("mcts:", "iteration budget"),
+        ("mcts:0", "iteration budget"),
+        ("mcts:-5", "iteration budget"),
+        ("mcts:99999999999", "iteration budget"),
+        ("mcts:0s", "time budget"),
+        ("mcts:xs", "time budget"),
+        ("mcts:10,c=-1", "c = `-1`"),
+        ("mcts:10,depth=3", "unknown option"),
+        ("solver", "not available"),
+        ("Greedy", "unknown agent"),
+    ] {
+        let e = bad.parse::<AgentSpec>().unwrap_err();
+        let message = e.to_string();
+        assert!(message.contains(why), "{bad}: {message}");
+        assert!(message.contains("expected random, greedy"), "{message}");
+    }
+}
+
+#[test]
+fn mcts_plays_an_immediate_win_and_blocks_one() {
+    // Black: (1,1) (2,1) (3,1) on the floor; White (1,4) (2,4) (3,4): Black to move wins at
+    // (4,1). (`Mcts::choose` plays a winning move without searching, with value 1.)
+    let mut game = Game::new(4, 4).unwrap();
+    for (x, y) in [(1, 1), (1, 4), (2, 1), (2, 4), (3, 1), (3, 4)] {
+        game.play(x, y).unwrap();
+    }
+    for spec in ["mcts:50", "mcts:50,rollout=random", "greedy"] {
+        let mut agent = Agent::<Game>::new(&spec.parse().unwrap(), 3);
+        assert_eq!(agent.choose(&game).mv, Peg::new(4, 1), "{spec}");
+    }
+    // Black instead plays elsewhere: White must now win at (4, 4), and does.
+    game.play(2, 2).unwrap();
+    for spec in ["mcts:50", "mcts:200,rollout=random", "greedy"] {
+        let mut agent = Agent::<Game>::new(&spec.parse().unwrap(), 4);
+        assert_eq!(agent.choose(&game).mv, Peg::new(4, 4), "{spec}");
+    }
+    // Before that, with Black to move and White threatening (4, 4) only if Black does not win:
+    // take Black's win away and see Black block.
+    let mut game = Game::new(4, 4).unwrap();
+    for (x, y) in [(1, 1), (1, 4), (2, 2), (2, 4), (1, 2), (3, 4)] {
+        game.play(x, y).unwrap();
+    }
+    assert_eq!(
+        game.winning_pegs(Color::White).iter().collect::<Vec<_>>(),
+        [Peg::new(4, 4)]
+    );
+    assert!(game.winning_pegs(Color::Black).is_empty());
+    for spec in ["mcts:50", "greedy"] {
+        let mut agent = Agent::<Game>::new(&spec.parse().unwrap(), 5);
+        assert_eq!(agent.choose(&game).mv, Peg::new(4, 4), "{spec}");
+    }
+}
+
+#[test]
+fn mcts_is_deterministic_for_a_seed_and_reuses_its_tree() {
+    let config = MctsConfig {
+        budget: Budget::Iterations(300),
+        ..MctsConfig::default()
+    };
+    let run = |seed| {
+        let mut black = Mcts::<Game>::new(config.clone(), seed);
+        let mut white = Mcts::<Game>::new(config.clone(), seed + 1);
+        let mut game = Game::new(5, 4).unwrap();
+        let mut trace = Vec::new();
+        let mut reused = 0;
+        while game.outcome().is_none() {
+            let agent = if game.to_move() == Color::Black {
+                &mut black
+            } else {
+                &mut white
+            };
+            let choice = agent.choose(&game);
+            // A reused subtree had visits before this search's 300.
+            if agent.root_visits() > 300 {
+                reused += 1;
+            }
+            trace.push((choice.mv, choice.value.map(f32::to_bits)));
+            Position::play(&mut game, choice.mv);
+        }
+        (trace, game.outcome(), reused, black.iterations())
+    };
+    let (a, outcome, reused, iterations) = run(10);
+    assert_eq!(run(10).0, a);
+    assert_ne!(run(20).0, a, "another seed plays another game");
+    assert!(outcome.is_some() && reused > 0);
+    assert!(iterations > 0);
+}
+
+#[test]
+fn the_position_trait_on_sequence() {
+    let mut game = Game::new(3, 3).unwrap();
+    let mut moves = Vec::new();
+    Position::moves(&game, &mut moves);
+    assert_eq!(moves.len(), 9);
+    assert_eq!(Position::to_move(&game), Player::First);
+    let root = game.clone();
+    Position::play(&mut game, Peg::new(2, 2));
+    Position::play(&mut game, Peg::new(2, 2));
+    assert_eq!(Position::ply(&game), 2);
+    game.rewind(&root);
+    assert!(game == root);
+    let outcome = Position::playout_decisive(&mut game, &mut bitgames::rng::Rng::new(1));
+    assert_eq!(Position::outcome(&game), Some(outcome));
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn greedy_beats_random_at_4_4() {
+    let (wins, _) = score(4, 4, "greedy", "random", 200);
+    assert!(wins >= 180, "greedy won {wins} of 200 against random");
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn mcts_1000_beats_greedy_at_4_4() {
+    let (wins, _) = score(4, 4, "mcts:1000", "greedy", 40);
+    assert!(wins >= 32, "mcts:1000 won {wins} of 40 against greedy");
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn mcts_4k_beats_mcts_1k_at_4_4() {
+    let (wins, draws) = score(4, 4, "mcts:4k", "mcts:1k", 40);
+    let losses = 40 - wins - draws;
+    assert!(
+        wins > losses,
+        "mcts:4k against mcts:1k: {wins} wins, {draws} draws, {losses} losses"
+    );
+}
