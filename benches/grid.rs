@@ -1,6 +1,6 @@
 //! Throughput of the grid judge (MB/s of judge input), of `Game::play` in whole random games
-//! (moves/s, what a program linking the library gets; and of `play` with `undo`), and the time
-//! of the Grundy table.
+//! (moves/s, what a program linking the library gets; and of `play` with `undo`) and in games
+//! of adversarial move orders, and the time of the Grundy table.
 //!
 //! `cargo bench --bench grid`. Tables for N = 1024 and 2048 take seconds to minutes: they are
 //! timed once with the CLI (`bitgames grid-table --max N`), see BENCHMARKS.md.
@@ -71,6 +71,97 @@ fn play_games(c: &mut Criterion) {
     group.finish();
 }
 
+/// Whole games of adversarial move orders on 80 × 80, per move against random games: the cost
+/// of a move should not depend on the order or pattern of the moves.
+///
+/// - `random`: uniformly random permitted cells;
+/// - `largest_center`: the center of the largest rectangle (long cuts first, each splitting the
+///   largest rectangle into four);
+/// - `largest_corner`: the upper-left cell of the largest rectangle (the longest cuts, one
+///   rectangle left each time);
+/// - `row_sweep`: every permitted cell in row-major order;
+/// - `diagonals`: every permitted cell by anti-diagonals (row + column), then along each.
+fn patterns(c: &mut Criterion) {
+    const SIDE: u32 = 80;
+    let largest = |game: &Game| {
+        game.rectangles()
+            .into_iter()
+            .max_by_key(|r| (r.rows * r.cols, std::cmp::Reverse((r.top, r.left))))
+    };
+    let play_all = |order: &mut dyn FnMut(&Game) -> Option<Cell>| {
+        let mut game = Game::new(SIDE, SIDE).unwrap();
+        let mut moves = Vec::new();
+        while let Some(cell) = order(&game) {
+            game.play(cell.row, cell.col).unwrap();
+            moves.push(cell);
+        }
+        assert!(game.outcome().is_some());
+        moves
+    };
+    let cells: Vec<Cell> = (1..=SIDE)
+        .flat_map(|r| (1..=SIDE).map(move |c| Cell::new(r, c)))
+        .collect();
+    let mut diagonal = cells.clone();
+    diagonal.sort_by_key(|c| (c.row + c.col, c.row));
+    let first_permitted = |list: &[Cell], game: &Game| {
+        list.iter()
+            .copied()
+            .find(|c| game.is_permitted(c.row, c.col))
+    };
+    let mut rng = Rng::new(5);
+    let mut random = Vec::new();
+    let games: Vec<(&str, Vec<Vec<Cell>>)> = vec![
+        (
+            "random",
+            (0..20)
+                .map(|_| {
+                    random_game(&mut rng, SIDE, SIDE, &mut random);
+                    random.clone()
+                })
+                .collect(),
+        ),
+        (
+            "largest_center",
+            vec![play_all(&mut |g| {
+                largest(g).map(|r| Cell::new(r.top + r.rows / 2, r.left + r.cols / 2))
+            })],
+        ),
+        (
+            "largest_corner",
+            vec![play_all(&mut |g| {
+                largest(g).map(|r| Cell::new(r.top, r.left))
+            })],
+        ),
+        (
+            "row_sweep",
+            vec![play_all(&mut |g| first_permitted(&cells, g))],
+        ),
+        (
+            "diagonals",
+            vec![play_all(&mut |g| first_permitted(&diagonal, g))],
+        ),
+    ];
+    let mut group = c.benchmark_group("grid_patterns");
+    let mut game = Game::new(SIDE, SIDE).unwrap();
+    for (name, games) in &games {
+        let total: usize = games.iter().map(Vec::len).sum();
+        group.throughput(Throughput::Elements(total as u64));
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                for moves in games {
+                    game.reset();
+                    for cell in moves {
+                        game.play(cell.row, cell.col).unwrap();
+                    }
+                    assert!(game.outcome().is_some());
+                }
+                black_box(game.grundy())
+            })
+        });
+    }
+    group.finish();
+}
+
 fn table(c: &mut Criterion) {
     let mut group = c.benchmark_group("grid_table");
     group.sample_size(10);
@@ -93,5 +184,5 @@ fn table(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, judge_throughput, play_games, table);
+criterion_group!(benches, judge_throughput, play_games, patterns, table);
 criterion_main!(benches);
