@@ -5,18 +5,18 @@
 
 use std::hint::black_box;
 
-use bitgames::grid::{Cell, Grid, Rect};
+use bitgames::grid::{Cell, Game, Rect};
 use bitgames::rng::Rng;
 use gungraun::{library_benchmark, library_benchmark_group, main};
 
 /// An 80 × 80 position after 12 random moves (the shared table already built), boxed so that
 /// handing it to the bench moves a pointer, and a permitted cell to play.
-fn mid_game() -> (Box<Grid>, Cell) {
+fn mid_game() -> (Box<Game>, Cell) {
     let mut rng = Rng::new(3);
-    let mut grid = Box::new(Grid::new(80, 80).unwrap());
+    let mut grid = Box::new(Game::new(80, 80).unwrap());
     let mut played = 0;
     while played < 12 {
-        let (row, col) = (rng.range(1, 80) as usize, rng.range(1, 80) as usize);
+        let (row, col) = (rng.range(1, 80), rng.range(1, 80));
         played += usize::from(grid.play(row, col).is_ok());
     }
     let rect = grid
@@ -33,7 +33,7 @@ fn mid_game() -> (Box<Grid>, Cell) {
 
 #[library_benchmark]
 #[bench::mid_game(setup = mid_game)]
-fn play((mut grid, cell): (Box<Grid>, Cell)) -> Rect {
+fn play((mut grid, cell): (Box<Game>, Cell)) -> Rect {
     let rect = black_box(grid.play(black_box(cell.row), black_box(cell.col))).unwrap();
     assert!(!grid.is_permitted(cell.row, cell.col));
     rect
@@ -41,7 +41,7 @@ fn play((mut grid, cell): (Box<Grid>, Cell)) -> Rect {
 
 #[library_benchmark]
 #[bench::mid_game(setup = mid_game)]
-fn winning_moves((grid, _): (Box<Grid>, Cell)) -> usize {
+fn winning_moves((grid, _): (Box<Game>, Cell)) -> usize {
     let hints = black_box(black_box(&grid).winning_moves());
     assert_eq!(hints.is_empty(), !grid.is_winning());
     if let Some(h) = hints.first() {

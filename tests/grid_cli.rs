@@ -109,3 +109,32 @@ fn table_zeros_and_csv() {
         .assert()
         .failure();
 }
+
+/// `--resume FILE`: a run saves its census there and a second run goes on from it (here: from
+/// a finished census, so it computes nothing and writes the same table); a file of another
+/// size or a damaged one is refused with its name.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn table_resumes_from_a_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("census");
+    let table = |max: &str| {
+        bitgames()
+            .args(["grid-table", "--max", max, "--resume"])
+            .arg(&file)
+            .assert()
+    };
+    let want = String::from_utf8(table("40").success().get_output().stdout.clone()).unwrap();
+    assert!(want.starts_with("a\\b,1,2,"));
+    assert!(file.exists());
+    table("40").success().stdout(want);
+    table("41").code(2).stderr(predicate::str::contains(
+        "holds a census to 40, not to --max 41",
+    ));
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[60] ^= 0xff;
+    std::fs::write(&file, bytes).unwrap();
+    table("40")
+        .failure()
+        .stderr(predicate::str::contains("the checksum does not match"));
+}

@@ -1,13 +1,13 @@
 //! The bitboard engine against the plain reference, move by move.
 
 use bitgames::grid::reference::Reference;
-use bitgames::grid::{Cell, Grid, PlayError};
+use bitgames::grid::{Cell, Game, PlayError};
 use proptest::prelude::*;
 
 /// Plays `moves` (cells given as numbers reduced onto the grid, plus some off-grid probes) on
 /// both implementations and compares them after every move.
-fn compare(rows: usize, cols: usize, moves: &[(usize, usize)], check_hints_every: usize) {
-    let mut fast = Grid::new(rows, cols).unwrap();
+fn compare(rows: u32, cols: u32, moves: &[(u32, u32)], check_hints_every: usize) {
+    let mut fast = Game::new(rows, cols).unwrap();
     let mut slow = Reference::new(rows, cols).unwrap();
     assert_eq!(fast.grundy(), slow.grundy());
     for (k, &(x, y)) in moves.iter().enumerate() {
@@ -15,6 +15,7 @@ fn compare(rows: usize, cols: usize, moves: &[(usize, usize)], check_hints_every
         let want = slow.play(x, y);
         match (&got, &want) {
             (Ok(_), Ok(())) => {}
+            // The same error: which one, and what it names.
             (Err(a), Err(b)) => assert_eq!(a, b),
             _ => panic!("move {k} ({x}, {y}): engine {got:?}, reference {want:?}\n{fast:?}"),
         }
@@ -37,10 +38,7 @@ fn compare(rows: usize, cols: usize, moves: &[(usize, usize)], check_hints_every
 }
 
 /// A side and a list of moves, mostly on the grid and mostly on permitted cells.
-fn game(
-    max_side: usize,
-    max_moves: usize,
-) -> impl Strategy<Value = (usize, usize, Vec<(usize, usize)>)> {
+fn game(max_side: u32, max_moves: usize) -> impl Strategy<Value = (u32, u32, Vec<(u32, u32)>)> {
     (1..=max_side, 1..=max_side).prop_flat_map(move |(r, c)| {
         let mv = (0..=r + 1, 0..=c + 1);
         (
@@ -84,7 +82,7 @@ fn whole_games_with_hints() {
         (20, 20),
         (9, 23),
     ] {
-        let mut fast = Grid::new(rows, cols).unwrap();
+        let mut fast = Game::new(rows, cols).unwrap();
         let mut slow = Reference::new(rows, cols).unwrap();
         let mut k = 0;
         loop {
@@ -105,12 +103,56 @@ fn whole_games_with_hints() {
             assert_eq!(fast.grundy(), slow.grundy(), "{rows} × {cols}, move {k}");
             assert_eq!(
                 fast.play(c.row, c.col),
-                Err(PlayError::Forbidden(c)),
+                Err(PlayError::Forbidden { cell: c }),
                 "a played cell is forbidden"
             );
             k += 1;
         }
         assert_eq!(fast.grundy(), 0);
         assert!(fast.rectangles().is_empty());
+        assert!(fast.outcome().is_some());
+    }
+}
+
+/// Random games with random undos: after every undo the engine equals the reference replayed
+/// from scratch through the engine's history, and the history is the moves still played.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn undo_equals_replaying_the_history() {
+    let mut rng = bitgames::rng::Rng::new(17);
+    for game in 0..120 {
+        let side = |rng: &mut bitgames::rng::Rng| match game % 3 {
+            0 => rng.range(1, 10),
+            1 => rng.range(60, 70),
+            _ => rng.range(100, 128),
+        };
+        let (rows, cols) = (side(&mut rng), side(&mut rng));
+        let mut fast = Game::new(rows, cols).unwrap();
+        let mut played: Vec<Cell> = Vec::new();
+        for step in 0..400 {
+            if !played.is_empty() && rng.below(3) == 0 {
+                assert_eq!(fast.undo(), played.pop());
+                let mut slow = Reference::new(rows, cols).unwrap();
+                for cell in fast.history() {
+                    slow.play(cell.row, cell.col).unwrap();
+                }
+                assert!(fast.history().eq(played.iter().copied()));
+                assert_eq!(fast.rectangles(), slow.rectangles(), "step {step}");
+                assert_eq!(fast.grundy(), slow.grundy(), "step {step}");
+                let area: u32 = slow.rectangles().iter().map(|r| r.rows * r.cols).sum();
+                assert_eq!(fast.permitted(), area);
+                if rows * cols <= 100 {
+                    assert_eq!(fast.winning_moves(), slow.winning_moves());
+                }
+            } else {
+                let free: Vec<Cell> = fast.legal_moves().collect();
+                let Some(&cell) = free.get(rng.below(free.len() as u32) as usize) else {
+                    assert!(fast.outcome().is_some());
+                    continue;
+                };
+                fast.play(cell.row, cell.col).unwrap();
+                played.push(cell);
+            }
+        }
     }
 }

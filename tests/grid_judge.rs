@@ -93,12 +93,12 @@ fn bad_input_names_case_and_position() {
 #[cfg_attr(miri, ignore)]
 fn generated_input_any_blocking() {
     let mut input = Vec::new();
-    generate(&mut Rng::new(7), 300, 30, usize::MAX, &mut input);
+    generate(&mut input, &mut Rng::new(7), 300, 30, usize::MAX).unwrap();
     let mut want = String::new();
     let text = String::from_utf8(input.clone()).unwrap();
     let mut tokens = text
         .split_ascii_whitespace()
-        .map(|t| t.parse::<usize>().unwrap());
+        .map(|t| t.parse::<u32>().unwrap());
     while let Some(r) = tokens.next() {
         let c = tokens.next().unwrap();
         let m = tokens.next().unwrap();
@@ -131,13 +131,13 @@ fn generated_input_any_blocking() {
 fn fast_path_equals_plain_path() {
     let mut rng = Rng::new(9);
     let mut clean = Vec::new();
-    generate(&mut rng, 2000, 80, usize::MAX, &mut clean);
+    generate(&mut clean, &mut rng, 2000, 80, usize::MAX).unwrap();
     // A case padded with white space to more than the window (64 KiB).
     let mut padded = b"7 7 3 1 1".to_vec();
     padded.extend(std::iter::repeat_n(b' ', 70_000));
     padded.extend(b"\n2 2 4\n\t5\r\x0b6\x0c7 5\n");
     clean.extend(&padded);
-    generate(&mut rng, 500, 80, usize::MAX, &mut clean);
+    generate(&mut clean, &mut rng, 500, 80, usize::MAX).unwrap();
     let damage: [&[u8]; 8] = [b"x", b"0", b"99999", b"00007", b" ", b"\n", b"81", b"-"];
     for round in 0..60 {
         let mut input = clean.clone();

@@ -1,13 +1,13 @@
-//! Incremental vs from-scratch: a fuzzed move list played on the bitboard grid and on the plain
-//! reference, compared after every move (legality, rectangles, Grundy value, every cell), with
-//! the winning moves checked on small grids. Some moves are played with `play_undoable`, and a
-//! row of 255 takes the last of those back (`Grid::undo`), the reference going back to its copy
-//! from before it.
+//! Incremental vs from-scratch: a fuzzed move list played on the bitboard game and on the plain
+//! reference, compared after every move (legality and which error, rectangles, Grundy value,
+//! permitted cells, every cell), with the winning moves checked on small grids. A row of 255
+//! takes the last move back (`Game::undo`), the reference going back to its copy from before
+//! it; and every undo is checked against the reference replayed from the game's history.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use bitgames::grid::reference::Reference;
-use bitgames::grid::{Cell, Grid, MAX_SIDE, Undo};
+use bitgames::grid::{Game, MAX_SIDE};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Debug, Arbitrary)]
@@ -18,66 +18,53 @@ struct Input {
 }
 
 fuzz_target!(|input: Input| {
-    let (rows, cols) = (usize::from(input.rows), usize::from(input.cols));
-    let (fast, slow) = (Grid::new(rows, cols), Reference::new(rows, cols));
+    let (rows, cols) = (u32::from(input.rows), u32::from(input.cols));
+    let (fast, slow) = (Game::new(rows, cols), Reference::new(rows, cols));
     let (Ok(mut fast), Ok(mut slow)) = (fast, slow) else {
-        assert!(Grid::new(rows, cols).is_err() && Reference::new(rows, cols).is_err());
+        assert_eq!(Game::new(rows, cols).err(), Reference::new(rows, cols).err());
         assert!(rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE);
         return;
     };
-    // The moves that can be taken back, each with the reference from before it.
-    let mut undoable: Vec<(Undo, Reference)> = Vec::new();
+    // The reference before each move still played.
+    let mut earlier: Vec<Reference> = Vec::new();
     for &(x, y) in &input.moves {
         let before = fast.clone();
         if x == u8::MAX {
-            let Some((undo, earlier)) = undoable.pop() else {
-                continue;
-            };
-            if let Some(&(older, _)) = undoable.last() {
-                assert!(fast.undo(older).is_err(), "not the last move, yet taken back");
+            let last = fast.history().last();
+            assert_eq!(fast.undo(), last);
+            if let Some(back) = earlier.pop() {
+                slow = back;
+                let mut replayed = Reference::new(rows, cols).unwrap();
+                for cell in fast.history() {
+                    replayed.play(cell.row, cell.col).unwrap();
+                }
+                assert_eq!(replayed, slow);
+            } else {
                 assert_eq!(format!("{fast:?}"), format!("{before:?}"));
             }
-            assert_eq!(fast.undo(undo), Ok(undo.cell()));
-            slow = earlier;
         } else {
-            // Mostly on the grid, sometimes just off it; odd columns of the input undoable.
-            let with_undo = y % 2 == 1;
-            let (x, y) = (usize::from(x) % (rows + 2), usize::from(y) % (cols + 2));
-            let earlier = slow.clone();
-            let played = if with_undo {
-                fast.play_undoable(x, y).map(|undo| {
-                    assert_eq!(undo.cell(), Cell { row: x, col: y });
-                    undoable.push((undo, earlier));
-                    undo.rect()
-                })
-            } else {
-                fast.play(x, y)
-            };
-            match (played, slow.play(x, y)) {
-                (Ok(_), Ok(())) => {
-                    if !with_undo {
-                        // A plain move: the earlier ones can no longer be taken back.
-                        if let Some(&(last, _)) = undoable.last() {
-                            let now = fast.clone();
-                            assert!(fast.undo(last).is_err());
-                            assert_eq!(format!("{fast:?}"), format!("{now:?}"));
-                        }
-                        undoable.clear();
-                    }
-                }
+            // Mostly on the grid, sometimes just off it.
+            let (x, y) = (u32::from(x) % (rows + 2), u32::from(y) % (cols + 2));
+            let copy = slow.clone();
+            match (fast.play(x, y), slow.play(x, y)) {
+                (Ok(_), Ok(())) => earlier.push(copy),
                 (Err(a), Err(b)) => {
                     assert_eq!(a, b);
                     assert_eq!(
                         format!("{fast:?}"),
                         format!("{before:?}"),
-                        "a refused move changed the grid"
+                        "a refused move changed the game"
                     );
                 }
                 (a, b) => panic!("fast {a:?} vs reference {b:?}"),
             }
         }
-        assert_eq!(fast.rectangles(), slow.rectangles());
+        let rects = slow.rectangles();
+        assert_eq!(fast.rectangles(), rects);
         assert_eq!(fast.grundy(), slow.grundy());
+        let area: u32 = rects.iter().map(|r| r.rows * r.cols).sum();
+        assert_eq!(fast.permitted(), area);
+        assert_eq!(fast.outcome().is_some(), area == 0);
         for row in 0..=rows + 1 {
             for col in 0..=cols + 1 {
                 assert_eq!(fast.is_permitted(row, col), !slow.is_forbidden(row, col));

@@ -1,4 +1,5 @@
-//! The judge format of the grid game (`spec/grid.md`) and an input generator.
+//! The judge format of the grid game ([Jutge P57928](https://jutge.org/problems/P57928_en)) and
+//! an input generator.
 //!
 //! Cases follow one another until the end of input, all tokens separated by white space: r and
 //! c, the number of moves m, then m moves, each a row and a column. The answer to each case is
@@ -14,10 +15,11 @@
 //! # Ok::<(), bitgames::JudgeError>(())
 //! ```
 
-use std::io::Write;
+use std::io::{self, Write};
 
 use super::batch::Work;
-use super::position::{Grid, MAX_SIDE};
+use super::board::Board;
+use super::{Cell, Game, MAX_SIDE};
 use crate::input::{Problem, Scanner, Stop, is_space};
 use crate::judge::Format;
 use crate::rng::Rng;
@@ -37,25 +39,26 @@ pub struct Judge;
 
 /// The answer to one case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Answer {
     /// The player to move can force a win.
     Winning,
     /// Every move of the player to move loses against best play.
     Losing,
 }
 
-/// The judge's working memory, reused from case to case: the position, and the fast path's
-/// (the tokens of its window, its cases, a second position).
+/// The judge's working memory, reused from case to case: the position (a bare board, without
+/// the history a [`Game`] keeps), and the fast path's (the tokens of its window, its cases, a
+/// second board).
 #[derive(Clone)]
 pub struct Scratch {
-    grid: Grid,
+    board: Board,
     work: Work,
 }
 
 impl Default for Scratch {
     fn default() -> Self {
         Scratch {
-            grid: Grid::new(1, 1).expect("1 × 1 is a valid grid"),
+            board: Board::new(),
             work: Work::default(),
         }
     }
@@ -65,7 +68,7 @@ impl crate::judge::Sealed for Judge {}
 
 impl Format for Judge {
     type Header = ();
-    type Answer = Outcome;
+    type Answer = Answer;
     type Scratch = Scratch;
 
     fn header(&self, _sc: &mut Scanner<'_>) -> Result<(), Stop> {
@@ -82,7 +85,7 @@ impl Format for Judge {
         _header: &(),
         scratch: &mut Scratch,
         sc: &mut Scanner<'_>,
-    ) -> Result<Option<Outcome>, Stop> {
+    ) -> Result<Option<Answer>, Stop> {
         if sc.at_end()? {
             return Ok(None);
         }
@@ -90,9 +93,8 @@ impl Format for Judge {
         let r = sc.uint_in("r", 1, SIDE)?;
         let c = sc.uint_in("c", 1, SIDE)?;
         let m = sc.uint_in("m, the number of moves", 0, r * c)?;
-        let grid = &mut scratch.grid;
-        grid.reset(r as usize, c as usize)
-            .map_err(|e| sc.bad_token(Problem::Rule(e.to_string())))?;
+        let board = &mut scratch.board;
+        board.reset(r as usize, c as usize);
         for k in 1..=m {
             let (x, y, at) = match quick_move(sc.remaining()) {
                 // In range: the fast path; anything else is read (and reported) the usual way.
@@ -107,17 +109,18 @@ impl Format for Judge {
                     (x, sc.uint_in("the column of a move", 1, c)?, at)
                 }
             };
-            if grid.play(x as usize, y as usize).is_err() {
+            // On the grid: checked above.
+            if board.cut(x as usize - 1, y as usize - 1).is_none() {
                 return Err(Stop::bad(
                     at,
                     Problem::Rule(format!("move {k} at ({x}, {y}) is on a forbidden cell")),
                 ));
             }
         }
-        Ok(Some(if grid.is_winning() {
-            Outcome::Winning
+        Ok(Some(if board.value() != 0 {
+            Answer::Winning
         } else {
-            Outcome::Losing
+            Answer::Losing
         }))
     }
 
@@ -130,12 +133,12 @@ impl Format for Judge {
         sc: &mut Scanner<'_>,
         stop_at: usize,
         limit: usize,
-        answers: &mut Vec<Outcome>,
+        answers: &mut Vec<Answer>,
     ) -> usize {
         let stop = stop_at.saturating_sub(sc.pos());
         let (judged, used) = super::batch::run_best(
             crate::simd::Backend::detect(),
-            &mut scratch.grid,
+            &mut scratch.board,
             &mut scratch.work,
             sc.remaining(),
             stop,
@@ -146,10 +149,10 @@ impl Format for Judge {
         judged
     }
 
-    fn write(&self, _index: u64, answer: Outcome, out: &mut Vec<u8>) {
+    fn write(&self, _index: u64, answer: Answer, out: &mut Vec<u8>) {
         out.extend_from_slice(match answer {
-            Outcome::Winning => b"winning\n",
-            Outcome::Losing => b"losing\n",
+            Answer::Winning => b"winning\n",
+            Answer::Losing => b"losing\n",
         });
     }
 
@@ -201,7 +204,7 @@ impl crate::judge::Sealed for Plain {}
 
 impl Format for Plain {
     type Header = ();
-    type Answer = Outcome;
+    type Answer = Answer;
     type Scratch = Scratch;
 
     fn header(&self, sc: &mut Scanner<'_>) -> Result<(), Stop> {
@@ -217,11 +220,11 @@ impl Format for Plain {
         header: &(),
         scratch: &mut Scratch,
         sc: &mut Scanner<'_>,
-    ) -> Result<Option<Outcome>, Stop> {
+    ) -> Result<Option<Answer>, Stop> {
         Judge.dataset(header, scratch, sc)
     }
 
-    fn write(&self, index: u64, answer: Outcome, out: &mut Vec<u8>) {
+    fn write(&self, index: u64, answer: Answer, out: &mut Vec<u8>) {
         Judge.write(index, answer, out);
     }
 
@@ -273,27 +276,41 @@ fn quick_move(rest: &[u8]) -> Option<(u64, u64, usize, usize)> {
 /// use bitgames::rng::Rng;
 ///
 /// let mut input = Vec::new();
-/// generate(&mut Rng::new(1), 100, 80, usize::MAX, &mut input);
+/// generate(&mut input, &mut Rng::new(1), 100, 80, usize::MAX)?;
 /// let mut out = Vec::new();
 /// let summary = run(&Judge, &input[..], &mut out, Options::default())?;
 /// assert_eq!(summary.datasets, 100);
-/// # Ok::<(), bitgames::JudgeError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn generate(rng: &mut Rng, cases: usize, max_side: usize, max_moves: usize, out: &mut Vec<u8>) {
-    let max_side = max_side.clamp(1, MAX_SIDE) as u32;
+///
+/// # Errors
+/// What `out` returns.
+pub fn generate(
+    out: &mut impl Write,
+    rng: &mut Rng,
+    cases: usize,
+    max_side: u32,
+    max_moves: usize,
+) -> io::Result<()> {
+    let max_side = max_side.clamp(1, MAX_SIDE);
     let mut moves = Vec::new();
+    let mut text = Vec::with_capacity(1 << 17);
     for _ in 0..cases {
-        let r = rng.range(1, max_side) as usize;
-        let c = rng.range(1, max_side) as usize;
+        let r = rng.range(1, max_side);
+        let c = rng.range(1, max_side);
         random_game(rng, r, c, &mut moves);
         let m = rng.range(0, moves.len().min(max_moves) as u32) as usize;
-        // Writing to a Vec cannot fail.
-        let _ = write!(out, "{r} {c} {m}");
-        for &(x, y) in &moves[..m] {
-            let _ = write!(out, " {x} {y}");
+        write!(text, "{r} {c} {m}")?;
+        for cell in &moves[..m] {
+            write!(text, " {} {}", cell.row, cell.col)?;
         }
-        out.push(b'\n');
+        text.push(b'\n');
+        if text.len() >= 1 << 16 {
+            out.write_all(&text)?;
+            text.clear();
+        }
     }
+    out.write_all(&text)
 }
 
 /// A whole game of uniformly random moves (each on a cell drawn uniformly from the permitted
@@ -301,42 +318,41 @@ pub fn generate(rng: &mut Rng, cases: usize, max_side: usize, max_moves: usize, 
 /// outside 1..=[`MAX_SIDE`]). For [`generate`] and the benchmarks.
 ///
 /// ```
-/// use bitgames::grid::{Grid, judge::random_game};
+/// use bitgames::grid::{Game, judge::random_game};
 /// use bitgames::rng::Rng;
 ///
 /// let mut moves = Vec::new();
 /// random_game(&mut Rng::new(7), 5, 6, &mut moves);
-/// let mut grid = Grid::new(5, 6)?;
-/// for &(row, col) in &moves {
-///     grid.play(row, col)?;
+/// let mut game = Game::new(5, 6)?;
+/// for cell in &moves {
+///     game.play(cell.row, cell.col)?;
 /// }
-/// assert!(grid.rectangles().is_empty()); // no permitted cell is left: the game is over
+/// assert!(game.outcome().is_some()); // no permitted cell is left: the game is over
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn random_game(rng: &mut Rng, rows: usize, cols: usize, moves: &mut Vec<(usize, usize)>) {
+pub fn random_game(rng: &mut Rng, rows: u32, cols: u32, moves: &mut Vec<Cell>) {
     moves.clear();
-    let Ok(mut grid) = Grid::new(rows, cols) else {
+    let Ok(mut game) = Game::new(rows, cols) else {
         return;
     };
-    while let Some((x, y)) = random_cell(&grid, rng) {
-        if grid.play(x, y).is_ok() {
-            moves.push((x, y));
+    while let Some(cell) = random_cell(&game, rng) {
+        if game.play(cell.row, cell.col).is_ok() {
+            moves.push(cell);
         }
     }
 }
 
-/// A cell drawn uniformly from the permitted cells of `grid` (row and column from 1), or
-/// `None` when the game is over.
-pub(crate) fn random_cell(grid: &Grid, rng: &mut Rng) -> Option<(usize, usize)> {
-    let rects = grid.rectangles();
-    let area: usize = rects.iter().map(|r| r.rows * r.cols).sum();
+/// A cell drawn uniformly from the permitted cells of `game`, or `None` when the game is over.
+pub(crate) fn random_cell(game: &Game, rng: &mut Rng) -> Option<Cell> {
+    let rects = game.rectangles();
+    let area: u32 = rects.iter().map(|r| r.rows * r.cols).sum();
     if area == 0 {
         return None;
     }
-    let mut k = rng.below(area as u32) as usize;
+    let mut k = rng.below(area);
     for r in rects {
         if k < r.rows * r.cols {
-            return Some((r.top + k / r.cols, r.left + k % r.cols));
+            return Some(Cell::new(r.top + k / r.cols, r.left + k % r.cols));
         }
         k -= r.rows * r.cols;
     }
@@ -373,7 +389,7 @@ mod tests {
     fn resync_finds_the_next_case_past_a_long_one() {
         let mut input = Vec::new();
         // Whole games on large grids: many cases of more than 256 tokens.
-        generate(&mut Rng::new(3), 100, 80, usize::MAX, &mut input);
+        generate(&mut input, &mut Rng::new(3), 100, 80, usize::MAX).unwrap();
         let starts: Vec<usize> = std::iter::once(0)
             .chain(memchr::memchr_iter(b'\n', &input).map(|i| i + 1))
             .filter(|&i| i < input.len())

@@ -3,11 +3,14 @@
 //! A move marks its cross cell by cell; the permitted region is split into its connected parts
 //! by flood fill, each checked to be a full rectangle; the value is the XOR of the parts' values
 //! from a table computed straight from the definition (every cell of every rectangle, no
-//! symmetry). The fast [`Grid`](super::Grid) is trusted as far as it agrees with this.
+//! symmetry). The fast [`Game`](super::Game) is trusted as far as it agrees with this, errors
+//! included: the reference returns the engine's error types.
 
 use std::sync::OnceLock;
 
-use super::position::{Cell, MAX_SIDE, PlayError, Rect, SizeError};
+use bitvec::vec::BitVec;
+
+use super::{Cell, MAX_SIDE, PlayError, Rect, SizeError, check_size};
 
 /// g(a, b) for a, b ≤ `max` straight from the definition: `table[a][b]`.
 pub fn brute_force_table(max: usize) -> Vec<Vec<u16>> {
@@ -34,7 +37,7 @@ pub fn brute_force_table(max: usize) -> Vec<Vec<u16>> {
 /// [`brute_force_table`] up to [`MAX_SIDE`], computed once.
 fn table() -> &'static [Vec<u16>] {
     static TABLE: OnceLock<Vec<Vec<u16>>> = OnceLock::new();
-    TABLE.get_or_init(|| brute_force_table(MAX_SIDE))
+    TABLE.get_or_init(|| brute_force_table(MAX_SIDE as usize))
 }
 
 /// A position as a plain grid of forbidden flags.
@@ -50,10 +53,10 @@ fn table() -> &'static [Vec<u16>] {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reference {
-    rows: usize,
-    cols: usize,
+    rows: u32,
+    cols: u32,
     /// `forbidden[(row - 1) * cols + (col - 1)]`.
-    forbidden: Vec<bool>,
+    forbidden: BitVec,
 }
 
 impl Reference {
@@ -61,23 +64,26 @@ impl Reference {
     ///
     /// # Errors
     /// [`SizeError`] unless both sides are in 1..=[`MAX_SIDE`].
-    pub fn new(rows: usize, cols: usize) -> Result<Reference, SizeError> {
-        if rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE {
-            return Err(SizeError { rows, cols });
-        }
+    pub fn new(rows: u32, cols: u32) -> Result<Reference, SizeError> {
+        check_size(rows, cols)?;
         Ok(Reference {
             rows,
             cols,
-            forbidden: vec![false; rows * cols],
+            forbidden: BitVec::repeat(false, (rows * cols) as usize),
         })
     }
 
+    /// The index of (`row`, `col`) in `forbidden`, if it is on the grid.
+    fn index(&self, row: i64, col: i64) -> Option<usize> {
+        let on =
+            (1..=i64::from(self.rows)).contains(&row) && (1..=i64::from(self.cols)).contains(&col);
+        on.then(|| ((row - 1) * i64::from(self.cols) + (col - 1)) as usize)
+    }
+
     /// Is (`row`, `col`) on the grid and forbidden? Off-grid cells count as forbidden.
-    pub fn is_forbidden(&self, row: usize, col: usize) -> bool {
-        if row < 1 || row > self.rows || col < 1 || col > self.cols {
-            return true;
-        }
-        self.forbidden[(row - 1) * self.cols + (col - 1)]
+    pub fn is_forbidden(&self, row: u32, col: u32) -> bool {
+        self.index(i64::from(row), i64::from(col))
+            .is_none_or(|k| self.forbidden[k])
     }
 
     /// Forbids (`row`, `col`) and, in each of the four directions, the cells up to the first
@@ -85,20 +91,23 @@ impl Reference {
     ///
     /// # Errors
     /// [`PlayError`] when the cell is off the grid or forbidden; the position is unchanged.
-    pub fn play(&mut self, row: usize, col: usize) -> Result<(), PlayError> {
+    pub fn play(&mut self, row: u32, col: u32) -> Result<(), PlayError> {
         let cell = Cell { row, col };
-        if row < 1 || row > self.rows || col < 1 || col > self.cols {
-            return Err(PlayError::OffGrid(cell));
+        let Some(k) = self.index(i64::from(row), i64::from(col)) else {
+            return Err(PlayError::OffGrid {
+                cell,
+                rows: self.rows,
+                cols: self.cols,
+            });
+        };
+        if self.forbidden[k] {
+            return Err(PlayError::Forbidden { cell });
         }
-        if self.is_forbidden(row, col) {
-            return Err(PlayError::Forbidden(cell));
-        }
-        let cols = self.cols;
-        self.forbidden[(row - 1) * cols + (col - 1)] = true;
-        for (dr, dc) in [(0isize, -1isize), (0, 1), (-1, 0), (1, 0)] {
-            let (mut r, mut c) = (row as isize + dr, col as isize + dc);
-            while r >= 1 && c >= 1 && !self.is_forbidden(r as usize, c as usize) {
-                self.forbidden[(r as usize - 1) * cols + (c as usize - 1)] = true;
+        self.forbidden.set(k, true);
+        for (dr, dc) in [(0, -1), (0, 1), (-1, 0), (1, 0)] {
+            let (mut r, mut c) = (i64::from(row) + dr, i64::from(col) + dc);
+            while let Some(k) = self.index(r, c).filter(|&k| !self.forbidden[k]) {
+                self.forbidden.set(k, true);
                 r += dr;
                 c += dc;
             }
@@ -112,15 +121,15 @@ impl Reference {
     /// # Panics
     /// When a part is not a full rectangle (the theory says it always is).
     pub fn rectangles(&self) -> Vec<Rect> {
-        let mut done = vec![false; self.rows * self.cols];
+        let mut done = BitVec::<usize>::repeat(false, self.forbidden.len());
         let mut out = Vec::new();
-        for row in 1..=self.rows {
-            for col in 1..=self.cols {
-                let k = (row - 1) * self.cols + (col - 1);
-                if self.forbidden[k] || done[k] {
+        let permitted = |r: i64, c: i64| self.index(r, c).filter(|&k| !self.forbidden[k]);
+        for row in 1..=i64::from(self.rows) {
+            for col in 1..=i64::from(self.cols) {
+                let Some(k) = permitted(row, col).filter(|&k| !done[k]) else {
                     continue;
-                }
-                done[k] = true;
+                };
+                done.set(k, true);
                 let mut stack = vec![(row, col)];
                 let (mut top, mut left, mut bottom, mut right, mut size) = (row, col, row, col, 0);
                 while let Some((r, c)) = stack.pop() {
@@ -130,17 +139,17 @@ impl Reference {
                     left = left.min(c);
                     right = right.max(c);
                     for (nr, nc) in [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)] {
-                        if !self.is_forbidden(nr, nc) && !done[(nr - 1) * self.cols + (nc - 1)] {
-                            done[(nr - 1) * self.cols + (nc - 1)] = true;
+                        if let Some(k) = permitted(nr, nc).filter(|&k| !done[k]) {
+                            done.set(k, true);
                             stack.push((nr, nc));
                         }
                     }
                 }
                 let rect = Rect {
-                    top,
-                    left,
-                    rows: bottom - top + 1,
-                    cols: right - left + 1,
+                    top: top as u32,
+                    left: left as u32,
+                    rows: (bottom - top + 1) as u32,
+                    cols: (right - left + 1) as u32,
                 };
                 assert_eq!(size, rect.rows * rect.cols, "{rect:?} is not full");
                 out.push(rect);
@@ -154,7 +163,7 @@ impl Reference {
         let g = table();
         self.rectangles()
             .iter()
-            .fold(0, |v, r| v ^ g[r.rows][r.cols])
+            .fold(0, |v, r| v ^ g[r.rows as usize][r.cols as usize])
     }
 
     /// Every move after which [`Reference::grundy`] is 0, in row-major order, found by playing

@@ -1,12 +1,16 @@
 //! A window of input cut into numbers in one pass, for judges whose datasets are many small
-//! numbers: the values of its tokens, and where they start. The portable tokenizer, byte by
-//! byte, is the specification; on x86-64 CPUs with AVX-512 VBMI2, [`x86_64`] does the same 64
-//! bytes per step (tested against it on random windows). Knows no game: a judge reads its
-//! datasets from the values (the grid judge's fast path, `crate::grid::batch`).
+//! numbers: the values of its tokens, and where they start. The byte-by-byte tokenizer
+//! ([`tokenize_bytes`]) is the specification. [`tokenize_swar`] does the same in portable
+//! code, 64 bytes per step (bit masks of digits and white space by SWAR, each token's value
+//! from the eight bytes before its end); on x86-64, [`x86_64`] does it with AVX2 and with
+//! AVX-512 VBMI2. Every one is tested against the specification on random windows. Knows no
+//! game: a judge reads its datasets from the values (the grid judge's fast path,
+//! `crate::grid::batch`).
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
+#[cfg(test)]
 use super::is_space;
 
 /// The most bytes a window holds.
@@ -91,8 +95,9 @@ fn starts_token(window: &[u8], i: usize) -> bool {
     window[i].is_ascii_digit() && (i == 0 || !window[i - 1].is_ascii_digit())
 }
 
-/// The portable tokenizer: byte by byte.
-pub(crate) fn tokenize_portable(window: &[u8], tokens: &mut Tokens) {
+/// The specification of the tokenizers: byte by byte.
+#[cfg(test)]
+pub(crate) fn tokenize_bytes(window: &[u8], tokens: &mut Tokens) {
     tokens.clear();
     let (mut value, mut digits, mut started) = (0u16, 0u32, 0u32);
     let mut end = window.len();
@@ -125,14 +130,121 @@ pub(crate) fn tokenize_portable(window: &[u8], tokens: &mut Tokens) {
     tokens.end = end;
 }
 
+/// The portable tokenizer, 64 bytes per step: the bytes' masks of digits and of white space
+/// by SWAR ([`masks`]), then the value of each token that ends in the block from the eight
+/// bytes before its end ([`value_before`]).
+#[inline(always)]
+pub(crate) fn tokenize_swar(window: &[u8], tokens: &mut Tokens) {
+    tokens.clear();
+    let n = window.len();
+    // The last eight bytes of the block before (zeros, which are no digits, at the start),
+    // then the block, zeros past the window.
+    let mut buf = [0u8; 8 + BLOCK];
+    let (mut prev_digit, mut started, mut len) = (0u64, 0u32, 0usize);
+    let mut end = n;
+    let mut at = 0;
+    while at < n {
+        let take = (n - at).min(BLOCK);
+        buf.copy_within(BLOCK..BLOCK + 8, 0);
+        buf[8..8 + take].copy_from_slice(&window[at..at + take]);
+        let lanes = if take == BLOCK {
+            u64::MAX
+        } else {
+            buf[8 + take..].fill(0);
+            (1 << take) - 1
+        };
+        let block: &[u8; BLOCK] = buf[8..].try_into().expect("a block");
+        let (mut digit, mut white) = masks(block);
+        let bad = lanes & !(digit | white);
+        let last = bad != 0;
+        if last {
+            let valid = (1u64 << bad.trailing_zeros()) - 1;
+            digit &= valid;
+            white &= valid;
+            end = at + bad.trailing_zeros() as usize;
+            if end == at {
+                break;
+            }
+        }
+        tokens.starts.push(started);
+        let d1 = digit << 1 | prev_digit >> 63;
+        started += (digit & !d1).count_ones();
+        // White space right after a digit: the end of a complete token.
+        let mut ends = white & d1;
+        while ends != 0 {
+            let p = ends.trailing_zeros() as usize;
+            ends &= ends - 1;
+            let before = u64::from_le_bytes(buf[p..p + 8].try_into().expect("eight bytes"));
+            tokens.values[len] = value_before(before);
+            len += 1;
+        }
+        prev_digit = digit;
+        at += BLOCK;
+        if last {
+            break;
+        }
+    }
+    tokens.starts.push(started);
+    tokens.len = len;
+    tokens.end = end;
+}
+
+/// Bytes of `x` that are at least `k` (< 128), as the high bit of each byte.
+#[inline(always)]
+const fn at_least(x: u64, k: u8) -> u64 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // No carry between bytes: (b & 0x7f) + 0x80 − k < 0x100.
+    (((x & LOW) + (0x80 - k as u64) * 0x0101_0101_0101_0101) | x) & !LOW
+}
+
+/// The high bits of the bytes of `h` (only high bits set) as eight bits, byte 0 lowest.
+#[inline(always)]
+const fn gather(h: u64) -> u64 {
+    (h >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// The digits and the white space of `block` as bit masks (bit i for byte i).
+#[inline(always)]
+fn masks(block: &[u8; BLOCK]) -> (u64, u64) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let (mut digit, mut white) = (0, 0);
+    for (i, word) in block.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        // A digit: x ^ '0' below 10. White space: ' ', or '\t'..='\r' (9 to 13).
+        let non_digit = at_least(x ^ (ONES * u64::from(b'0')), 10);
+        let not_space = at_least(x ^ (ONES * u64::from(b' ')), 1);
+        let control = at_least(x, 9) & !at_least(x, 14);
+        digit |= gather(!non_digit & 0x8080_8080_8080_8080) << (8 * i);
+        white |= gather(!not_space & 0x8080_8080_8080_8080 | control) << (8 * i);
+    }
+    (digit, white)
+}
+
+/// The value of the token whose last digit is the top byte of `x` (the eight bytes before
+/// its end, the last one highest): the number its last digits make, [`TOO_LONG`] from five
+/// digits on.
+#[inline(always)]
+fn value_before(x: u64) -> u16 {
+    let t = x ^ 0x3030_3030_3030_3030;
+    // The digits right before the end: up to the first byte that is not one.
+    let run = at_least(t, 10).leading_zeros() / 8;
+    // The last four bytes, those before the run cleared: 1000 b0 + 100 b1 + 10 b2 + b3.
+    let v = ((t >> 32) as u32) & (u32::MAX << (8 * (4 - run.min(4))));
+    let pairs = v.wrapping_mul(10) + (v >> 8);
+    let value = ((pairs & 0x00ff_00ff).wrapping_mul(1 + (100 << 16)) >> 16) as u16;
+    if run > 4 { TOO_LONG } else { value }
+}
+
 #[cfg(test)]
 mod tests {
+    use std::io::Write;
+
     use super::*;
     use crate::rng::Rng;
 
     fn tokens(window: &[u8]) -> Tokens {
         let mut t = Tokens::default();
-        tokenize_portable(window, &mut t);
+        tokenize_bytes(window, &mut t);
         t
     }
 
@@ -185,27 +297,98 @@ mod tests {
             .collect()
     }
 
-    /// The AVX-512 tokenizer gives exactly what the portable one gives.
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    #[cfg_attr(miri, ignore)]
-    fn tokenizers_agree() {
-        let Some(vbmi2) = crate::simd::x86::Avx512Vbmi2::new() else {
-            eprintln!("skipped: this CPU has no AVX-512 VBMI2, the fast tokenizer cannot run");
-            return;
-        };
+    /// `tokenize` gives exactly what the specification gives, on random windows and on
+    /// every prefix of a few long ones (windows that end in every position of a block).
+    fn agrees(tokenize: impl Fn(&[u8], &mut Tokens)) {
         let mut rng = Rng::new(5);
         let mut fast = Tokens::default();
-        for _ in 0..20_000 {
-            let w = random_window(&mut rng);
-            let plain = tokens(&w);
-            x86_64::tokenize(vbmi2, &w, &mut fast);
+        let mut check = |w: &[u8]| {
+            let plain = tokens(w);
+            tokenize(w, &mut fast);
             assert_eq!(
                 (&fast.values[..fast.len], &fast.starts, fast.end),
                 (&plain.values[..plain.len], &plain.starts, plain.end),
                 "{:?}",
-                String::from_utf8_lossy(&w)
+                String::from_utf8_lossy(w)
             );
+        };
+        for _ in 0..20_000 {
+            check(&random_window(&mut rng));
         }
+        for _ in 0..20 {
+            let w: Vec<u8> = (0..10).flat_map(|_| random_window(&mut rng)).collect();
+            for n in 0..w.len().min(400) {
+                check(&w[..n]);
+            }
+            check(&w);
+        }
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn swar_tokenizer_agrees() {
+        agrees(tokenize_swar);
+    }
+
+    #[test]
+    fn swar_values() {
+        for (text, want) in [
+            (&b"xxxxxxx7"[..], 7),
+            (b"xxxxxx12", 12),
+            (b"  \t  905", 905),
+            (b"xxxx1234", 1234),
+            (b"xxx12345", TOO_LONG),
+            (b"00000042", TOO_LONG),
+            (b"xxxx0042", 42),
+            (b"1 3 5 79", 79),
+        ] {
+            let x = u64::from_le_bytes(text[text.len() - 8..].try_into().unwrap());
+            assert_eq!(value_before(x), want, "{:?}", String::from_utf8_lossy(text));
+        }
+    }
+
+    /// Every byte value in every position of a word: the masks are those of a byte loop.
+    #[test]
+    fn swar_masks() {
+        for c in 0..=255u8 {
+            for i in 0..BLOCK {
+                let mut block = [b'x'; BLOCK];
+                block[i] = c;
+                let (digit, white) = masks(&block);
+                let bit = 1u64 << i;
+                assert_eq!(digit, if c.is_ascii_digit() { bit } else { 0 }, "{c}");
+                assert_eq!(white, if is_space(c) { bit } else { 0 }, "{c}");
+            }
+        }
+    }
+
+    /// The AVX2 tokenizer gives exactly what the specification gives.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    #[cfg_attr(miri, ignore)]
+    fn avx2_tokenizer_agrees() {
+        let Some(avx2) = crate::simd::x86::Avx2::new() else {
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: avx2_tokenizer_agrees: skipped, this CPU has no AVX2"
+            );
+            return;
+        };
+        agrees(|w, t| x86_64::tokenize_avx2(avx2, w, t));
+    }
+
+    /// The AVX-512 tokenizer gives exactly what the specification gives.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    #[cfg_attr(miri, ignore)]
+    fn avx512_tokenizer_agrees() {
+        let Some(vbmi2) = crate::simd::x86::Avx512Vbmi2::new() else {
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: avx512_tokenizer_agrees: skipped, this CPU has no AVX-512 VBMI2"
+            );
+            return;
+        };
+        agrees(|w, t| x86_64::tokenize(vbmi2, w, t));
     }
 }

@@ -78,6 +78,27 @@ impl Avx512Bmi {
     }
 }
 
+/// Proof that the CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT (the grid judge's AVX2 kernel).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Avx2Bmi(());
+
+impl Avx2Bmi {
+    /// `Some` when the CPU has all of them.
+    pub(crate) fn new() -> Option<Avx2Bmi> {
+        (is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("lzcnt")
+            && is_x86_feature_detected!("popcnt"))
+        .then_some(Avx2Bmi(()))
+    }
+
+    /// The AVX2 token it implies.
+    pub(crate) fn avx2(self) -> Avx2 {
+        Avx2(())
+    }
+}
+
 /// Proof that the CPU has AVX-512F.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Avx512(());

@@ -9,9 +9,11 @@
 //! before its case, which the scanner then reads and reports as usual; so the answers and the
 //! errors are those of [`crate::grid::judge::Judge`]'s plain path, which the tests check.
 //!
-//! The fast path runs only on CPUs with AVX-512 VBMI2 ([`x86_64`], chosen by [`run_best`]).
-//! The portable kernel, byte by byte, is slower than the scanner's own fast path; it is the
-//! specification the tests hold the AVX-512 kernel to.
+//! [`run_best`] chooses the kernel at run time: on x86-64 with AVX-512 VBMI2 the AVX-512
+//! tokenizer and the hand-written move ([`x86_64::GridAvx512`]), with AVX2 the AVX2 tokenizer
+//! and the portable move compiled for AVX2 and BMI ([`x86_64::GridAvx2`]), elsewhere the
+//! portable tokenizer (SWAR) and move ([`Portable`]). The portable kernel is the
+//! specification the tests hold the others to.
 //!
 //! The window ([`WINDOW`], 64 KiB) holds every valid case but the very longest (a case of 6400
 //! moves of two-digit numbers takes about 38 KB).
@@ -19,9 +21,10 @@
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
-use super::judge::{MAX_JUDGE_SIDE, Outcome};
-use super::position::{Chunks, Grid};
-use crate::input::window::{Tokens, WINDOW, tokenize_portable};
+use super::board::Board;
+use super::judge::{Answer, MAX_JUDGE_SIDE};
+use crate::input::window::tokenize_swar;
+use crate::input::window::{Tokens, WINDOW};
 use crate::simd::Backend;
 
 /// Bytes of the first window of [`run`], which grows to [`WINDOW`].
@@ -32,15 +35,15 @@ const FIRST_WINDOW: usize = 1 << 12;
 const SHORT_CASE_TOKENS: usize = 3 + 2 * 16;
 
 /// The fast path's working memory: the tokens of a window, the cases found in them (first
-/// token and the token after, which [`run`] plays in two streams), and a second grid.
+/// token and the token after, which [`run`] plays in two streams), and a second board.
 #[derive(Clone)]
 pub(crate) struct Work {
     /// The window's tokens.
     pub(crate) tokens: Tokens,
     /// The window's cases, played in two streams.
     cases: Vec<(u32, u32)>,
-    /// The second stream's grid.
-    spare: Grid,
+    /// The second stream's board.
+    spare: Board,
 }
 
 impl Default for Work {
@@ -48,7 +51,7 @@ impl Default for Work {
         Work {
             tokens: Tokens::default(),
             cases: Vec::new(),
-            spare: Grid::new(1, 1).expect("1 × 1 is a valid grid"),
+            spare: Board::new(),
         }
     }
 }
@@ -60,7 +63,7 @@ pub(crate) trait Kernel: Copy {
 
     /// Plays `moves` (rows and columns from 1, in turn) on `grid`: `false` at a move off the
     /// grid or on a forbidden cell (the position is then unspecified).
-    fn play_moves(self, grid: &mut Grid, moves: &[u16]) -> bool;
+    fn play_moves(self, grid: &mut Board, moves: &[u16]) -> bool;
 
     /// Plays two games with as many moves, move `k` of the first then move `k` of the second,
     /// for each `k` in turn. At a bad move (as [`Kernel::play_moves`]): `Err((game, played))`,
@@ -69,7 +72,7 @@ pub(crate) trait Kernel: Copy {
     /// up to and including the one before the bad move), so that it can go on; the other
     /// positions are unspecified.
     #[inline(always)]
-    fn play_pair(self, grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
+    fn play_pair(self, grids: [&mut Board; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
         let [a, b] = grids;
         for (k, (p, q)) in moves[0]
             .chunks_exact(2)
@@ -87,49 +90,108 @@ pub(crate) trait Kernel: Copy {
     }
 }
 
-impl Kernel for Chunks {
+/// The portable kernel: the SWAR tokenizer, and [`Board::cut`] move by move. The
+/// specification the tests hold the other kernels to.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Portable;
+
+impl Kernel for Portable {
+    #[inline(always)]
     fn tokenize(self, window: &[u8], tokens: &mut Tokens) {
-        tokenize_portable(window, tokens);
+        tokenize_swar(window, tokens);
     }
 
-    /// [`Grid::cut`] with this marker, move by move.
+    /// [`Board::cut`], move by move ([`Board::cut_narrow`] on boards of at most 64 rows and
+    /// columns).
     #[inline(always)]
-    fn play_moves(self, grid: &mut Grid, moves: &[u16]) -> bool {
-        let (rows, cols) = (grid.rows() as u16, grid.cols() as u16);
-        for mv in moves.chunks_exact(2) {
-            let (x, y) = (mv[0].wrapping_sub(1), mv[1].wrapping_sub(1));
-            if x >= rows || y >= cols {
-                return false;
-            }
-            if grid.cut(self, usize::from(x), usize::from(y)).is_none() {
-                return false;
-            }
+    fn play_moves(self, grid: &mut Board, moves: &[u16]) -> bool {
+        if grid.is_narrow() {
+            play_each::<false>(grid, moves)
+        } else {
+            play_each::<true>(grid, moves)
         }
-        true
+    }
+
+    /// As the default, with each board's move chosen once.
+    #[inline(always)]
+    fn play_pair(self, grids: [&mut Board; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
+        let [a, b] = grids;
+        match (a.is_narrow(), b.is_narrow()) {
+            (true, true) => play_pair_with::<false, false>([a, b], moves),
+            (true, false) => play_pair_with::<false, true>([a, b], moves),
+            (false, true) => play_pair_with::<true, false>([a, b], moves),
+            (false, false) => play_pair_with::<true, true>([a, b], moves),
+        }
     }
 }
 
-/// [`run`] on the best kernel of `backend` when it is AVX-512 and the CPU also has VBMI,
-/// VBMI2, BMI2 and LZCNT; elsewhere it judges nothing and the scanner reads every case (the
-/// portable tokenizer, byte by byte, is slower than the scanner's own fast path; it serves the
-/// tests, as the specification of the AVX-512 one).
+/// [`Kernel::play_pair`] by [`play_each`], wide or narrow on each board.
+#[inline(always)]
+fn play_pair_with<const WIDE_A: bool, const WIDE_B: bool>(
+    grids: [&mut Board; 2],
+    moves: [&[u16]; 2],
+) -> Result<(), (usize, usize)> {
+    let [a, b] = grids;
+    for (k, (p, q)) in moves[0]
+        .chunks_exact(2)
+        .zip(moves[1].chunks_exact(2))
+        .enumerate()
+    {
+        if !play_each::<WIDE_A>(a, p) {
+            return Err((0, 2 * k));
+        }
+        if !play_each::<WIDE_B>(b, q) {
+            return Err((1, 2 * k + 2));
+        }
+    }
+    Ok(())
+}
+
+/// Plays `moves` on `grid` by [`Board::cut`] (`WIDE`) or [`Board::cut_narrow`]: `false` at a
+/// move off the grid or on a forbidden cell.
+#[inline(always)]
+fn play_each<const WIDE: bool>(grid: &mut Board, moves: &[u16]) -> bool {
+    let (rows, cols) = (grid.rows() as u16, grid.cols() as u16);
+    for mv in moves.chunks_exact(2) {
+        let (x, y) = (mv[0].wrapping_sub(1), mv[1].wrapping_sub(1));
+        if x >= rows
+            || y >= cols
+            || grid
+                .cut_as::<WIDE>(usize::from(x), usize::from(y))
+                .is_none()
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// [`run`] on the best kernel of `backend` that this CPU has: AVX-512 (with VBMI, VBMI2, BMI2
+/// and LZCNT), AVX2 (with BMI2 and LZCNT), or the portable one.
 pub(crate) fn run_best(
     backend: Backend,
-    grid: &mut Grid,
+    grid: &mut Board,
     work: &mut Work,
     bytes: &[u8],
     stop: usize,
     limit: usize,
-    answers: &mut Vec<Outcome>,
+    answers: &mut Vec<Answer>,
 ) -> (usize, usize) {
     #[cfg(target_arch = "x86_64")]
-    if backend == Backend::Avx512
-        && let Some(kernel) = x86_64::GridAvx512::new()
     {
-        return kernel.batch(grid, work, bytes, stop, limit, answers);
+        if backend == Backend::Avx512
+            && let Some(kernel) = x86_64::GridAvx512::new()
+        {
+            return kernel.batch(grid, work, bytes, stop, limit, answers);
+        }
+        if backend != Backend::Portable
+            && let Some(kernel) = x86_64::GridAvx2::new()
+        {
+            return kernel.batch(grid, work, bytes, stop, limit, answers);
+        }
     }
-    let _ = (backend, grid, work, bytes, stop, limit, answers);
-    (0, 0)
+    let _ = backend;
+    run(Portable, grid, work, bytes, stop, limit, answers)
 }
 
 /// Judges cases from the start of `bytes` (at a token) with `kernel`, as
@@ -138,12 +200,12 @@ pub(crate) fn run_best(
 #[inline(always)]
 pub(crate) fn run<K: Kernel>(
     kernel: K,
-    grid: &mut Grid,
+    grid: &mut Board,
     work: &mut Work,
     bytes: &[u8],
     stop: usize,
     limit: usize,
-    answers: &mut Vec<Outcome>,
+    answers: &mut Vec<Answer>,
 ) -> (usize, usize) {
     let Work {
         tokens,
@@ -203,15 +265,15 @@ pub(crate) fn run<K: Kernel>(
 #[inline(always)]
 fn play_streams<K: Kernel>(
     kernel: K,
-    grids: [&mut Grid; 2],
+    grids: [&mut Board; 2],
     values: &[u16],
     cases: &[(u32, u32)],
-    answers: &mut Vec<Outcome>,
+    answers: &mut Vec<Answer>,
 ) -> usize {
     let [a, b] = grids;
     let n = cases.len();
     let base = answers.len();
-    answers.resize(base + n, Outcome::Losing);
+    answers.resize(base + n, Answer::Losing);
     let out = &mut answers[base..];
     // Short cases are played one after the other: the streams' bookkeeping at each case's end
     // would cost more than they gain.
@@ -272,11 +334,11 @@ fn play_streams<K: Kernel>(
 /// Sets `grid` up for the case `(first token, token after)` of `values` (read by
 /// [`read_case`] before) and returns its moves.
 #[inline(always)]
-fn start<'v>(grid: &mut Grid, values: &'v [u16], (t, next): (u32, u32)) -> &'v [u16] {
+fn start<'v>(grid: &mut Board, values: &'v [u16], (t, next): (u32, u32)) -> &'v [u16] {
     let (t, next) = (t as usize, next as usize);
     let (rows, cols) = (values[t], values[t + 1]);
-    let reset = grid.reset(usize::from(rows), usize::from(cols));
-    debug_assert!(reset.is_ok(), "read_case checked the sides");
+    // read_case checked the sides.
+    grid.reset(usize::from(rows), usize::from(cols));
     &values[t + 3..next]
 }
 
@@ -287,13 +349,13 @@ fn start<'v>(grid: &mut Grid, values: &'v [u16], (t, next): (u32, u32)) -> &'v [
 #[inline(always)]
 fn finish<K: Kernel>(
     kernel: K,
-    grid: &mut Grid,
+    grid: &mut Board,
     values: &[u16],
     cases: &[(u32, u32)],
     mut i: usize,
     rest: Option<&[u16]>,
     end: usize,
-    out: &mut [Outcome],
+    out: &mut [Answer],
 ) -> Result<(), usize> {
     if i == end {
         return Ok(());
@@ -315,13 +377,13 @@ fn finish<K: Kernel>(
     }
 }
 
-/// The outcome of `grid`'s position.
+/// The answer for `grid`'s position.
 #[inline(always)]
-fn outcome(grid: &Grid) -> Outcome {
-    if grid.is_winning() {
-        Outcome::Winning
+fn outcome(grid: &Board) -> Answer {
+    if grid.value() != 0 {
+        Answer::Winning
     } else {
-        Outcome::Losing
+        Answer::Losing
     }
 }
 
@@ -360,7 +422,7 @@ mod tests {
     use crate::rng::Rng;
 
     /// The answers of the plain judge, and the offsets where the cases start (one per line).
-    fn plain(input: &[u8]) -> (Vec<Outcome>, Vec<usize>) {
+    fn plain(input: &[u8]) -> (Vec<Answer>, Vec<usize>) {
         let mut out = Vec::new();
         crate::judge::run(&Plain, input, &mut out, Options::single_threaded()).unwrap();
         let answers = out
@@ -368,9 +430,9 @@ mod tests {
             .filter(|l| !l.is_empty())
             .map(|l| {
                 if l == b"winning" {
-                    Outcome::Winning
+                    Answer::Winning
                 } else {
-                    Outcome::Losing
+                    Answer::Losing
                 }
             })
             .collect();
@@ -386,18 +448,39 @@ mod tests {
     }
 
     /// `run` with one kernel.
-    type Batch = fn(&mut Grid, &mut Work, &[u8], usize, usize, &mut Vec<Outcome>) -> (usize, usize);
+    type Batch = fn(&mut Board, &mut Work, &[u8], usize, usize, &mut Vec<Answer>) -> (usize, usize);
 
     /// `run` on every kernel this CPU has.
     fn kernels() -> Vec<Batch> {
-        let mut kernels: Vec<Batch> = vec![|g, w, b, s, l, a| run(Chunks, g, w, b, s, l, a)];
+        let mut kernels: Vec<Batch> = vec![|g, w, b, s, l, a| run(Portable, g, w, b, s, l, a)];
         #[cfg(target_arch = "x86_64")]
-        if x86_64::GridAvx512::new().is_some() {
-            kernels.push(|g, w, b, s, l, a| {
-                x86_64::GridAvx512::new()
-                    .expect("checked")
-                    .batch(g, w, b, s, l, a)
-            });
+        {
+            use std::io::Write;
+            // Said once per test run.
+            static SAID: std::sync::Once = std::sync::Once::new();
+            let say = |why: &str| {
+                SAID.call_once(|| {
+                    let _ = writeln!(std::io::stderr(), "note: {why}");
+                })
+            };
+            if x86_64::GridAvx2::new().is_some() {
+                kernels.push(|g, w, b, s, l, a| {
+                    x86_64::GridAvx2::new()
+                        .expect("checked")
+                        .batch(g, w, b, s, l, a)
+                });
+            } else {
+                say("skipped the AVX2 kernel: not on this CPU");
+            }
+            if x86_64::GridAvx512::new().is_some() {
+                kernels.push(|g, w, b, s, l, a| {
+                    x86_64::GridAvx512::new()
+                        .expect("checked")
+                        .batch(g, w, b, s, l, a)
+                });
+            } else {
+                say("skipped the AVX-512 kernel: not on this CPU");
+            }
         }
         kernels
     }
@@ -418,7 +501,7 @@ mod tests {
 
     fn spoil_and_run(cases: usize, side: usize) {
         let mut clean = Vec::new();
-        generate(&mut Rng::new(5), cases, side, usize::MAX, &mut clean);
+        generate(&mut clean, &mut Rng::new(5), cases, side as u32, usize::MAX).unwrap();
         let (want, starts) = plain(&clean);
         let lines: Vec<&[u8]> = clean
             .split(|&b| b == b'\n')
@@ -459,7 +542,7 @@ mod tests {
             }
             spoiled += 1;
             for batch in kernels() {
-                let (mut grid, mut work) = (Grid::new(1, 1).unwrap(), Work::default());
+                let (mut grid, mut work) = (Board::new(), Work::default());
                 let mut answers = Vec::new();
                 let got = batch(
                     &mut grid,
@@ -481,12 +564,12 @@ mod tests {
     #[cfg_attr(miri, ignore)]
     fn run_judges_what_the_plain_judge_judges() {
         let mut input = Vec::new();
-        generate(&mut Rng::new(3), 3000, 80, usize::MAX, &mut input);
+        generate(&mut input, &mut Rng::new(3), 3000, 80, usize::MAX).unwrap();
         assert!(input.len() > 2 * WINDOW);
         let (want, starts) = plain(&input);
         let mut rng = Rng::new(11);
         for batch in kernels() {
-            let (mut grid, mut work) = (Grid::new(1, 1).unwrap(), Work::default());
+            let (mut grid, mut work) = (Board::new(), Work::default());
             let mut answers = Vec::new();
             let all = batch(
                 &mut grid,

@@ -1,12 +1,13 @@
-//! The grid judge's fast path on x86-64 with AVX-512: the window tokenizer of
-//! [`crate::input::window`] and the move written out in assembly.
+//! The grid judge's fast path on x86-64: with AVX-512, the window tokenizer of
+//! [`crate::input::window`] and the move written out in assembly; with AVX2, the AVX2
+//! tokenizer and the portable move compiled for AVX2, BMI and LZCNT.
 
 use super::{Kernel, Work};
-use crate::grid::Grid;
-use crate::grid::judge::Outcome;
-use crate::grid::position::{LINE_WORDS, MAX_SIDE};
+use crate::grid::board::Board;
+use crate::grid::judge::Answer;
+use crate::grid::lines::{LINE_WORDS, SIDE as MAX_SIDE};
 use crate::input::window::{self, Tokens};
-use crate::simd::x86::{Avx512Bmi, Avx512Vbmi2};
+use crate::simd::x86::{Avx2Bmi, Avx512Bmi, Avx512Vbmi2};
 
 /// The AVX-512 kernel: holding one proves the CPU has the tokenizer's instructions and the
 /// hand-written move's.
@@ -28,27 +29,83 @@ impl GridAvx512 {
     /// [`super::run`] with this kernel, compiled for these features.
     pub(crate) fn batch(
         self,
-        grid: &mut Grid,
+        grid: &mut Board,
         work: &mut Work,
         bytes: &[u8],
         stop: usize,
         limit: usize,
-        answers: &mut Vec<Outcome>,
+        answers: &mut Vec<Answer>,
     ) -> (usize, usize) {
         // SAFETY: `self` exists, so the CPU has these features (checked in `GridAvx512::new`).
         unsafe { batch_avx512(self, grid, work, bytes, stop, limit, answers) }
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt")]
-fn batch_avx512(
-    kernel: GridAvx512,
-    grid: &mut Grid,
+/// The AVX2 kernel: holding one proves the CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GridAvx2(Avx2Bmi);
+
+impl GridAvx2 {
+    /// `Some` when the CPU has all of it.
+    pub(crate) fn new() -> Option<GridAvx2> {
+        Avx2Bmi::new().map(GridAvx2)
+    }
+
+    /// [`super::run`] with this kernel, compiled for these features.
+    pub(crate) fn batch(
+        self,
+        grid: &mut Board,
+        work: &mut Work,
+        bytes: &[u8],
+        stop: usize,
+        limit: usize,
+        answers: &mut Vec<Answer>,
+    ) -> (usize, usize) {
+        // SAFETY: `self` exists, so the CPU has these features (checked in `Avx2Bmi::new`).
+        unsafe { batch_avx2(self, grid, work, bytes, stop, limit, answers) }
+    }
+}
+
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn batch_avx2(
+    kernel: GridAvx2,
+    grid: &mut Board,
     work: &mut Work,
     bytes: &[u8],
     stop: usize,
     limit: usize,
-    answers: &mut Vec<Outcome>,
+    answers: &mut Vec<Answer>,
+) -> (usize, usize) {
+    super::run(kernel, grid, work, bytes, stop, limit, answers)
+}
+
+impl Kernel for GridAvx2 {
+    #[inline(always)]
+    fn tokenize(self, window: &[u8], tokens: &mut Tokens) {
+        window::x86_64::tokenize_avx2(self.0.avx2(), window, tokens);
+    }
+
+    /// The portable move ([`super::Portable`]), here compiled for AVX2, BMI and LZCNT.
+    #[inline(always)]
+    fn play_moves(self, grid: &mut Board, moves: &[u16]) -> bool {
+        super::Portable.play_moves(grid, moves)
+    }
+
+    #[inline(always)]
+    fn play_pair(self, grids: [&mut Board; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
+        super::Portable.play_pair(grids, moves)
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt")]
+fn batch_avx512(
+    kernel: GridAvx512,
+    grid: &mut Board,
+    work: &mut Work,
+    bytes: &[u8],
+    stop: usize,
+    limit: usize,
+    answers: &mut Vec<Answer>,
 ) -> (usize, usize) {
     super::run(kernel, grid, work, bytes, stop, limit, answers)
 }
@@ -59,26 +116,26 @@ impl Kernel for GridAvx512 {
     }
 
     #[inline(always)]
-    fn play_moves(self, grid: &mut Grid, moves: &[u16]) -> bool {
+    fn play_moves(self, grid: &mut Board, moves: &[u16]) -> bool {
         let _ = self.moves;
         // SAFETY: `self.moves` exists, so the CPU has AVX-512F, BMI1, BMI2 and LZCNT.
         unsafe { play_moves_avx512(grid, moves) }
     }
 
     #[inline(always)]
-    fn play_pair(self, grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
+    fn play_pair(self, grids: [&mut Board; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
         // SAFETY: as for `play_moves`.
         unsafe { play_pair_avx512(grids, moves) }
     }
 }
 
 /// Byte offsets `grid_move!` uses: the high row words from the low ones, the column words, the
-/// grid's sides (all from the start of a [`Grid`], where its row words are); the tables.
+/// grid's sides (all from the start of a [`Board`], where its row words are); the tables.
 const RHI: usize = LINE_WORDS * 8;
-const CLO: usize = crate::grid::position::COL_WORDS_OFFSET;
+const CLO: usize = crate::grid::board::COL_WORDS_OFFSET;
 const CHI: usize = CLO + RHI;
-const ROWS: usize = crate::grid::position::ROWS_OFFSET;
-const COLS: usize = crate::grid::position::COLS_OFFSET;
+const ROWS: usize = crate::grid::board::ROWS_OFFSET;
+const COLS: usize = crate::grid::board::COLS_OFFSET;
 const THI: usize = std::mem::offset_of!(MoveTables, hi);
 const BLO: usize = std::mem::offset_of!(MoveTables, bit_lo);
 const BHI: usize = std::mem::offset_of!(MoveTables, bit_hi);
@@ -90,7 +147,7 @@ const ONES: usize = 64 * 8;
 const _: () = assert!(
     LINE_WORDS >= MAX_SIDE + 16
         && std::mem::offset_of!(MoveTables, lo) == 0
-        && std::mem::align_of::<Grid>() >= 64
+        && std::mem::align_of::<Board>() >= 64
 );
 
 /// The masks and the Grundy table the hand-written move reads, at fixed offsets from one
@@ -157,7 +214,7 @@ macro_rules! wide_or {
 }
 
 /// One move of the judge's play, as assembly text for `asm!`: the move `[r8]` (row and column
-/// from 1, two `u16`) on the [`Grid`] at `r10`, its Grundy change XORed into `r12`, with the
+/// from 1, two `u16`) on the [`Board`] at `r10`, its Grundy change XORed into `r12`, with the
 /// [`MoveTables`] at `r11`; a jump to `$bad` (with nothing changed) when the move is off the
 /// grid or on a forbidden cell. `$w` is `wide` for any grid, or `narrow` for a grid of at most
 /// 64 rows and columns ([`grid_is_narrow`]), whose high row and column words are all border:
@@ -167,7 +224,7 @@ macro_rules! wide_or {
 /// which returns to local label `$back`. Uses rax, rcx, rdx, rsi, rdi, r13–r15, zmm0–zmm2, zmm4, zmm5 and k1–k3;
 /// leaves r8–r12 as they were.
 ///
-/// It is [`Grid::cut`] with the AVX-512 marker, written out (row x's span is ORed into its
+/// It is [`Board::cut`] written out with AVX-512 stores (row x's span is ORed into its
 /// lane, the vertical line into the rows, separately). The compiled loop had about 200
 /// instructions a move, a dozen of them stack spills; this has about 130 and none. The judge
 /// plays two games in turn ([`play_pair_avx512`]), and then the time a move takes follows its
@@ -310,7 +367,7 @@ macro_rules! grid_move {
                 ),
                 "",
             ),
-            // Columns (as `Grid::cut`): the cut row joins column `left`; column y + 1 gets the
+            // Columns (as `Board::cut`): the cut row joins column `left`; column y + 1 gets the
             // cut row and the rectangle's two border rows.
             "mov rdi, qword ptr [r11 + rcx*8 + {blo} + 8]\n",
             "or qword ptr [r10 + rsi*8 + {clo}], rdi\n",
@@ -432,14 +489,14 @@ macro_rules! grid_asm {
 /// Can `grid_move!` play on `grid` in its `narrow` form: at most 64 rows and columns, so that
 /// the high row and column words are all border, which that form neither reads nor writes?
 #[inline(always)]
-fn grid_is_narrow(grid: &Grid) -> bool {
+fn grid_is_narrow(grid: &Board) -> bool {
     grid.rows() <= 64 && grid.cols() <= 64
 }
 
 /// [`Kernel::play_moves`] by `grid_move!`.
 #[target_feature(enable = "avx512f,bmi1,bmi2,lzcnt")]
 #[inline]
-fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
+fn play_moves_avx512(grid: &mut Board, moves: &[u16]) -> bool {
     let moves = &moves[..moves.len() & !1];
     if moves.is_empty() {
         return true;
@@ -473,7 +530,7 @@ fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
     // SAFETY: `grid_move!` reads the tokens from `at` to `range.end` (two at a time, an even
     // number of them), the tables, and the grid's words at the offsets `position` exports
     // (`CLO`, `ROWS`, ...), at word indices below `LINE_WORDS` (144) by construction: x, y
-    // below the sides, which are at most 128 (a `Grid`'s invariant; checked first), left,
+    // below the sides, which are at most 128 (a `Board`'s invariant; checked first), left,
     // right, top, bottom at most 128, groups from g0 ≤ 120 up to two past it, or below
     // bottom; table indices at most 129, Grundy indices below 256. It writes only the grid's
     // row and column words. The CPU has the instructions (`target_feature`).
@@ -493,7 +550,7 @@ fn play_moves_avx512(grid: &mut Grid, moves: &[u16]) -> bool {
 struct PairGame {
     /// The next move.
     at: *const u16,
-    /// The grid's words ([`Grid::raw_parts`]).
+    /// The grid's words ([`Board::raw_parts`]).
     base: *mut u64,
     /// The value.
     value: u64,
@@ -512,7 +569,7 @@ struct PairState {
 /// each game has its own branch history).
 #[target_feature(enable = "avx512f,bmi1,bmi2,lzcnt")]
 #[inline]
-fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
+fn play_pair_avx512(grids: [&mut Board; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
     let n = moves[0].len() & !1;
     assert_eq!(moves[1].len() & !1, n, "as many moves in both games");
     if n == 0 {
@@ -604,5 +661,87 @@ fn play_pair_avx512(grids: [&mut Grid; 2], moves: [&[u16]; 2]) -> Result<(), (us
         0 => Ok(()),
         1 => Err((0, played)),
         _ => Err((1, played)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+    use crate::grid::judge::random_game;
+    use crate::rng::Rng;
+
+    /// Plays whole random games on grids with every side 1..=80 (64 and 65 among them), one
+    /// move at a time, on the portable move ([`Board::cut`]) and on `play`, and compares every word of the two
+    /// boards (the padding included) and the values after every move; then a forbidden and an
+    /// off-grid move, which both must refuse.
+    fn same_words_as_portable(play: impl Fn(&mut Board, &[u16]) -> bool) {
+        let mut rng = Rng::new(23);
+        let mut moves = Vec::new();
+        for side in 1..=80u32 {
+            for other in [side, 81 - side, rng.range(1, 80)] {
+                for (rows, cols) in [(side, other), (other, side)] {
+                    random_game(&mut rng, rows, cols, &mut moves);
+                    let (mut plain, mut fast) = (Board::new(), Board::new());
+                    plain.reset(rows as usize, cols as usize);
+                    fast.reset(rows as usize, cols as usize);
+                    for (k, cell) in moves.iter().enumerate() {
+                        let mv = [cell.row as u16, cell.col as u16];
+                        assert!(super::super::play_each::<true>(&mut plain, &mv));
+                        assert!(play(&mut fast, &mv), "{rows} × {cols}, move {k}");
+                        assert!(
+                            plain.words() == fast.words() && plain.value() == fast.value(),
+                            "{rows} × {cols}, move {k} at {cell}:\n{plain:?}\n{fast:?}"
+                        );
+                    }
+                    if let Some(cell) = moves.first() {
+                        assert!(!play(&mut fast, &[cell.row as u16, cell.col as u16]));
+                    }
+                    assert!(!play(&mut fast, &[rows as u16 + 1, 1]));
+                    assert!(!play(&mut fast, &[1, 0]));
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn avx512_move_has_the_portable_words_after_every_move() {
+        let Some(kernel) = GridAvx512::new() else {
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: avx512_move_has_the_portable_words_after_every_move: skipped, this CPU \
+                 has no AVX-512 (F, BW, VBMI, VBMI2) with BMI2 and LZCNT"
+            );
+            return;
+        };
+        same_words_as_portable(|board, mv| kernel.play_moves(board, mv));
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn avx2_move_has_the_portable_words_after_every_move() {
+        let Some(kernel) = GridAvx2::new() else {
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: avx2_move_has_the_portable_words_after_every_move: skipped, this CPU \
+                 has no AVX2 with BMI2 and LZCNT"
+            );
+            return;
+        };
+        same_words_as_portable(|board, mv| {
+            // SAFETY: `kernel` exists, so the CPU has the features.
+            unsafe { play_avx2(kernel, board, mv) }
+        });
+    }
+
+    /// [`GridAvx2::play_moves`] compiled as in [`batch_avx2`].
+    ///
+    /// # Safety
+    /// The CPU must have AVX2, BMI1, BMI2, LZCNT and POPCNT.
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    unsafe fn play_avx2(kernel: GridAvx2, board: &mut Board, moves: &[u16]) -> bool {
+        kernel.play_moves(board, moves)
     }
 }
