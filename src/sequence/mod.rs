@@ -9,7 +9,8 @@
 //! - [`Cube`]: the 512-bit board and the independent full-board detector ([`Cube::has_line`]);
 //! - [`reference`](mod@reference): the plain executable specification the fast code is tested
 //!   against;
-//! - [`judge`]: the judge format, and random judge inputs ([`judge::generate`]).
+//! - [`judge`]: the judge format, and random judge inputs ([`judge::generate`]);
+//! - [`solver`]: the exact value of a position (win, draw or loss) with a best move.
 //!
 //! Coordinates in this API count from 1, as in the problem: pegs `(x, y)` with
 //! `1 ≤ x, y ≤ n`, heights `1 ≤ z ≤ n` ([`Cube`], a bitboard, counts from 0).
@@ -19,6 +20,7 @@ mod game;
 pub mod judge;
 mod playout;
 pub mod reference;
+pub mod solver;
 
 use std::fmt;
 
