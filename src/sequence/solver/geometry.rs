@@ -27,6 +27,9 @@ pub(crate) struct Geometry<B> {
     pub(crate) board: B,
     /// The cells of the bottom layer (z = 0).
     pub(crate) bottom: B,
+    /// The cells on more windows than the average cell: tried first where moves are not
+    /// scored.
+    pub(crate) rich: B,
     /// Every m-window (m cells in a row), as a cell set.
     windows: Vec<B>,
     /// The windows through cell `c`: `through[through_at[c]..through_at[c + 1]]`.
@@ -127,6 +130,12 @@ impl<B: Bits> Geometry<B> {
                 per_cell[c].push(w);
             }
         }
+        let mut rich = B::ZERO;
+        for (c, list) in per_cell.iter().enumerate() {
+            if list.len() * cells > windows.len() * m as usize {
+                rich |= B::bit(c);
+            }
+        }
         let mut through_at = vec![0];
         let mut through = Vec::new();
         for list in per_cell {
@@ -194,6 +203,7 @@ impl<B: Bits> Geometry<B> {
             pegs,
             board,
             bottom,
+            rich,
             windows,
             through,
             through_at,

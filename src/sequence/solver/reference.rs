@@ -17,12 +17,11 @@ use crate::sequence::{Color, Outcome, Peg, PlayError};
 /// use bitgames::sequence::Peg;
 /// use bitgames::sequence::solver::{Value, reference};
 ///
-/// // 2×2×2 with two in a row: Black's second ball always completes a pair.
+/// // 2×2×2 with two in a row: any two cells are in a line, so Black's second ball wins.
 /// assert_eq!(reference::value(2, 2, &[])?, Value::BlackWins);
-/// // Black has (1, 1) and (2, 1) at the bottom of a 3×3×3 board: it completes the row or the
-/// // peg next move whatever White does.
-/// let moves = [Peg::new(1, 1), Peg::new(3, 3), Peg::new(2, 1), Peg::new(3, 3)];
-/// assert_eq!(reference::value(3, 3, &moves)?, Value::BlackWins);
+/// // Moves that decide the game: the value is their outcome (White's three on peg (2, 1)).
+/// let moves = [(1, 1), (2, 1), (3, 3), (2, 1), (1, 1), (2, 1)].map(|(x, y)| Peg::new(x, y));
+/// assert_eq!(reference::value(3, 3, &moves)?, Value::WhiteWins);
 /// # Ok::<(), bitgames::sequence::PlayError>(())
 /// ```
 pub fn value(n: u32, m: u32, moves: &[Peg]) -> Result<Value, PlayError> {

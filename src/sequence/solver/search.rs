@@ -113,6 +113,29 @@ impl<B: Bits> Pos<B> {
     }
 }
 
+/// A position below the table's depth: no keys, no colour.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lean<B> {
+    me: B,
+    opp: B,
+    t_me: B,
+    t_opp: B,
+}
+
+impl<B: Bits> Lean<B> {
+    /// The position after the player to move drops a ball on cell `c` (playable, not a win).
+    #[inline(always)]
+    fn play(&self, g: &Geometry<B>, c: usize) -> Lean<B> {
+        let me = self.me | B::bit(c);
+        Lean {
+            me: self.opp,
+            opp: me,
+            t_me: self.t_opp,
+            t_opp: self.t_me | g.new_threats(c, me, self.opp),
+        }
+    }
+}
+
 /// What the threats decide before any move is tried.
 pub(crate) enum Forced<B> {
     /// The player to move completes a window now.
@@ -132,16 +155,16 @@ pub(crate) enum Forced<B> {
 /// opponent would complete the line above it), which also finds the gravity zugzwang of a
 /// threat stacked on a playable threat.
 #[inline(always)]
-pub(crate) fn forced<B: Bits>(g: &Geometry<B>, pos: &Pos<B>) -> Forced<B> {
-    let occupied = pos.occupied();
+fn forced<B: Bits>(g: &Geometry<B>, me: B, opp: B, t_me: B, t_opp: B) -> Forced<B> {
+    let occupied = me | opp;
     let play = g.playable(occupied);
     if play.is_zero() {
         return Forced::Over { draw: true };
     }
-    if !(pos.t_me & play).is_zero() {
+    if !(t_me & play).is_zero() {
         return Forced::Win;
     }
-    let threats = pos.t_opp & play;
+    let threats = t_opp & play;
     let moves = if threats.is_zero() {
         play
     } else if threats.is_single() {
@@ -149,7 +172,7 @@ pub(crate) fn forced<B: Bits>(g: &Geometry<B>, pos: &Pos<B>) -> Forced<B> {
     } else {
         return Forced::Over { draw: false };
     };
-    let moves = moves & !g.below(pos.t_opp & !occupied);
+    let moves = moves & !g.below(t_opp & !occupied);
     if moves.is_zero() {
         Forced::Over { draw: false }
     } else {
@@ -178,6 +201,10 @@ pub(crate) struct Counts {
     pub(crate) probes: u64,
     pub(crate) hits: u64,
 }
+
+/// Nodes with fewer empty cells than this search without the table, keys or move scores
+/// (measured best among 6, 9 and 12 on Score Four positions of 28 balls: docs/perf-log.md).
+const TABLE_FROM: u32 = 6;
 
 /// Nodes between two looks at the clock and the stop signal.
 const POLL: u64 = 1 << 12;
@@ -221,7 +248,7 @@ impl<'a, B: Bits> Searcher<'a, B> {
             reported: 0,
             stopped: false,
             history: vec![0; 2 * g.cells],
-            table_from: 6,
+            table_from: TABLE_FROM,
             helper,
             buffer: vec![(0, 0, B::ZERO); (g.cells + 1) * g.pegs],
         }
@@ -260,14 +287,15 @@ impl<'a, B: Bits> Searcher<'a, B> {
             return false;
         }
         let g = self.g;
-        let moves = match forced(g, pos) {
+        let moves = match forced(g, pos.me, pos.opp, pos.t_me, pos.t_opp) {
             Forced::Win => return true,
             Forced::Over { draw } => return draw && t <= 0,
             Forced::Moves(moves) => moves,
         };
         if moves.is_single() {
-            let child = pos.play(g, moves.lowest());
-            return !self.probe(&child, 1 - t);
+            let c = moves.lowest();
+            let me = pos.me | B::bit(c);
+            return !self.child(pos, c, pos.t_me | g.new_threats(c, me, pos.opp), t);
         }
         // Lines that can no longer be completed: without one, a player cannot win.
         if t == 1 && !g.open_window(pos.opp) {
@@ -277,22 +305,18 @@ impl<'a, B: Bits> Searcher<'a, B> {
             return true;
         }
 
-        let use_table = pos.empties >= self.table_from;
         let (key, sym) = pos.canonical();
         let mut hint = usize::MAX;
-        if use_table {
-            self.counts.probes += 1;
-            if let Some(hit) = self.table.probe(key) {
-                self.counts.hits += 1;
-                if hit.bound.lower >= t {
-                    return true;
-                }
-                if hit.bound.upper < t {
-                    return false;
-                }
-                let peg = usize::from(g.sym[usize::from(g.inverse[sym])][hit.peg]);
-                hint = peg;
+        self.counts.probes += 1;
+        if let Some(hit) = self.table.probe(key) {
+            self.counts.hits += 1;
+            if hit.bound.lower >= t {
+                return true;
             }
+            if hit.bound.upper < t {
+                return false;
+            }
+            hint = usize::from(g.sym[usize::from(g.inverse[sym])][hit.peg]);
         }
 
         // Order the moves: the table's move, then by threats made, then by history. Each
@@ -332,8 +356,7 @@ impl<'a, B: Bits> Searcher<'a, B> {
         let mut proved = None;
         for i in 0..len {
             let (_, c, t_me) = self.buffer[base + i];
-            let child = pos.play_with(g, c, t_me);
-            if !self.probe(&child, 1 - t) {
+            if !self.child(pos, c, t_me, t) {
                 proved = Some(c);
                 break;
             }
@@ -348,7 +371,7 @@ impl<'a, B: Bits> Searcher<'a, B> {
             let h = &mut self.history[2 * c + colour];
             *h = h.saturating_add(pos.empties * pos.empties);
         }
-        if use_table {
+        {
             let bound = if proved.is_some() {
                 Bound { lower: t, upper: 1 }
             } else {
@@ -363,6 +386,53 @@ impl<'a, B: Bits> Searcher<'a, B> {
             self.table.store(key, bound, peg, work);
         }
         proved.is_some()
+    }
+
+    /// Probes the position after the mover's ball on `c` (with the mover's threats after it
+    /// `t_me`) for the other threshold `1 - t`: deep while the table is used, lean below.
+    #[inline(always)]
+    fn child(&mut self, pos: &Pos<B>, c: usize, t_me: B, t: i8) -> bool {
+        if pos.empties > self.table_from {
+            let child = pos.play_with(self.g, c, t_me);
+            self.probe(&child, 1 - t)
+        } else {
+            let child = Lean {
+                me: pos.opp,
+                opp: pos.me | B::bit(c),
+                t_me: pos.t_opp,
+                t_opp: t_me,
+            };
+            self.lean(&child, 1 - t)
+        }
+    }
+
+    /// [`Searcher::probe`] near the end of the game: the threat rules, then every move, the
+    /// cells on the most windows first; no table, no ordering.
+    fn lean(&mut self, p: &Lean<B>, t: i8) -> bool {
+        self.counts.nodes += 1;
+        if self.counts.nodes & (POLL - 1) == 0 {
+            self.poll();
+        }
+        if self.stopped {
+            return false;
+        }
+        let g = self.g;
+        let moves = match forced(g, p.me, p.opp, p.t_me, p.t_opp) {
+            Forced::Win => return true,
+            Forced::Over { draw } => return draw && t <= 0,
+            Forced::Moves(moves) => moves,
+        };
+        for part in [moves & g.rich, moves & !g.rich] {
+            for c in part.cells() {
+                if !self.lean(&p.play(g, c), 1 - t) {
+                    return true;
+                }
+                if self.stopped {
+                    return false;
+                }
+            }
+        }
+        false
     }
 
     /// Does the move at `peg` reach at least `v` for the player to move? `None` when the peg is
