@@ -3,12 +3,15 @@
 //! to the TUM minimax solver's published times.
 //!
 //! `cargo bench --bench solver_table -- [--stones 40,36,32,30,28] [--positions 10]
-//! [--mode one-sided|full] [--seed 1] [--tt-size-mib 1024] [--threads 1]`
+//! [--mode one-sided|full] [--positions-from plain|careful] [--seed 1] [--tt-size-mib 1024]
+//! [--threads 1]`
 //!
-//! A position is the first k moves of a random game in which no ball completes a line while a
-//! ball that does not is left (seeded: the same positions on every run). The mode says what was
-//! asked: `one-sided` (does Black win? a draw counts as a loss, the question the TUM solver
-//! answers) or `full` (win, draw or loss).
+//! A position is the first k moves of a seeded random game (the same positions on every run):
+//! `plain` play never completes a line while a ball that does not is left (no win yet; the
+//! player to move can often win at once), `careful` play also never lets the opponent complete
+//! one with its next ball (the player to move cannot win at once). The mode says what was asked:
+//! `one-sided` (does Black win? a draw counts as a loss, the question the TUM solver answers) or
+//! `full` (win, draw or loss).
 
 use std::time::Instant;
 
@@ -26,6 +29,7 @@ struct Args {
     seed: u64,
     table_mib: usize,
     threads: usize,
+    careful: bool,
 }
 
 fn args() -> Args {
@@ -36,6 +40,7 @@ fn args() -> Args {
         seed: 1,
         table_mib: 1024,
         threads: 1,
+        careful: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -52,6 +57,7 @@ fn args() -> Args {
             "--seed" => a.seed = value().parse().expect("--seed: a number"),
             "--tt-size-mib" => a.table_mib = value().parse().expect("--tt-size-mib: a number"),
             "--threads" => a.threads = value().parse().expect("--threads: a number"),
+            "--positions-from" => a.careful = value() == "careful",
             // cargo bench passes --bench; criterion-style filters are ignored.
             _ => {}
         }
@@ -59,15 +65,25 @@ fn args() -> Args {
     a
 }
 
-/// A random game on Score Four with no ball completing a line while one that does not is
-/// left, until every ball would end the game.
-fn quiet_game(rng: &mut Rng) -> Vec<Peg> {
+/// Can the player to move complete a line with its next ball?
+fn wins_at_once(game: &Game) -> bool {
+    game.legal_moves()
+        .any(|p| game.clone().play(p.x, p.y).unwrap().is_some())
+}
+
+/// A random game on Score Four in which no ball completes a line (and, when `careful`, no ball
+/// lets the opponent complete one with its next ball), until no ball is left that keeps to
+/// that.
+fn random_game(rng: &mut Rng, careful: bool) -> Vec<Peg> {
     let mut game = Game::new(4, 4).unwrap();
     let mut moves = Vec::new();
     loop {
         let quiet: Vec<Peg> = game
             .legal_moves()
-            .filter(|p| game.clone().play(p.x, p.y).unwrap().is_none())
+            .filter(|p| {
+                let mut next = game.clone();
+                next.play(p.x, p.y).unwrap().is_none() && !(careful && wins_at_once(&next))
+            })
             .collect();
         if quiet.is_empty() {
             return moves;
@@ -85,8 +101,13 @@ fn main() {
         _ => Mode::Wins(Color::Black),
     };
     println!(
-        "mode {}, {} positions per count, seed {}, table {} MiB, {} thread(s)",
-        a.mode, a.positions, a.seed, a.table_mib, a.threads
+        "mode {}, positions from {} random play, {} per count, seed {}, table {} MiB, {} thread(s)",
+        a.mode,
+        if a.careful { "careful" } else { "plain" },
+        a.positions,
+        a.seed,
+        a.table_mib,
+        a.threads
     );
     println!(
         "| stones | positions | mean time (s) | median (s) | max (s) | mean nodes | M nodes/s | Black wins | TUM (s) | speed-up |"
@@ -100,7 +121,7 @@ fn main() {
         let mut rng = Rng::new(a.seed ^ u64::from(stones) << 32);
         let (mut times, mut nodes, mut wins) = (Vec::new(), 0u64, 0);
         while times.len() < a.positions {
-            let moves = quiet_game(&mut rng);
+            let moves = random_game(&mut rng, a.careful);
             if moves.len() < stones as usize {
                 continue;
             }

@@ -19,7 +19,8 @@
 //!   symmetries of the square base. Its size is set by [`Options::table_bytes`].
 //! - [`Options::threads`] threads search the same root over the shared table (Lazy SMP). The
 //!   value does not depend on the thread count, and the best move is chosen deterministically:
-//!   the first peg, in the order of [`Game::legal_moves`], that reaches the value.
+//!   the first move that reaches the value in an order fixed by the position alone (a ball that
+//!   wins at once, then by the threats it makes, then by peg).
 //! - [`Solver::check_win`] re-proves a win by replaying it against every defence;
 //!   [`reference`](mod@reference) is the plain minimax the solver is tested against.
 //!
@@ -247,10 +248,11 @@ impl Stats {
 pub struct Solution {
     /// What is proven of the value.
     pub bounds: Bounds,
-    /// The first peg (in [`Game::legal_moves`] order) whose move reaches the proven lower bound
-    /// of the player to move; when that bound is a loss, the first move that does not lose at
-    /// once (or the first legal move). `None` when the search stopped before the value was
-    /// known.
+    /// The first move that reaches the proven lower bound of the player to move, in an order
+    /// fixed by the position alone (a ball that wins at once, then by the threats the ball
+    /// makes, then by peg); when that bound is a loss, the block of the opponent's open threat,
+    /// else the first move that does not lose at once (or the first legal move). `None` when
+    /// the search stopped before the value was known.
     pub best_move: Option<Peg>,
     /// For a won position: the winner's best moves and the loser's replies (a reply that blocks
     /// the winner's open threat when there is one, else the first that does not lose at once),
@@ -749,9 +751,9 @@ fn proven_part(bound: Bound, want: Bound) -> Bound {
     }
 }
 
-/// The first peg (from 0, in peg order) whose move reaches `lower` for the mover; for a loss,
-/// the block of the opponent's open threat if there is one, else the first peg that does not
-/// lose at once, else the first legal peg. `None` if stopped.
+/// The first peg (from 0) in [`search::fixed_order`] whose move reaches `lower` for the mover;
+/// for a loss, the block of the opponent's open threat if there is one, else the first peg that
+/// does not lose at once, else the first legal peg. `None` if stopped.
 pub(crate) fn best_move<B: Bits>(
     g: &Geometry<B>,
     searcher: &mut Searcher<'_, B>,
@@ -759,9 +761,7 @@ pub(crate) fn best_move<B: Bits>(
     lower: i8,
 ) -> Option<usize> {
     let play = g.playable(pos.occupied());
-    let legal: Vec<usize> = (0..g.pegs)
-        .filter(|&p| (0..g.n).any(|z| play.has(g.cell(p, z))))
-        .collect();
+    let legal = search::fixed_order(g, pos);
     if lower > -1 {
         for &p in &legal {
             if searcher.move_reaches(pos, p, lower)? {

@@ -321,19 +321,12 @@ impl<'a, B: Bits> Searcher<'a, B> {
 
         // Order the moves: the table's move, then by threats made, then by history. Each
         // depth has its own stretch of the move buffer (indexed by the empty cells).
-        let occupied = pos.occupied();
         let colour = usize::from(pos.colour);
         let base = pos.empties as usize * g.pegs;
         let mut len = 0;
         for c in moves.cells() {
-            let me = pos.me | B::bit(c);
-            let t_me = pos.t_me | g.new_threats(c, me, pos.opp);
-            let after = occupied | B::bit(c);
-            let threats = (t_me & !after).count();
-            let playable = (t_me & g.playable(after)).count();
-            let mut score = u64::from(playable.min(3)) << 56
-                | u64::from(threats) << 40
-                | u64::from(self.history[2 * c + colour]);
+            let (threat_score, t_me) = threat_score(g, pos, c);
+            let mut score = threat_score | u64::from(self.history[2 * c + colour]);
             if g.peg_of(c) == hint {
                 score = u64::MAX;
             }
@@ -452,6 +445,41 @@ impl<'a, B: Bits> Searcher<'a, B> {
         let yes = !self.probe(&child, 1 - v);
         if self.stopped { None } else { Some(yes) }
     }
+}
+
+/// How much a ball of the mover on cell `c` (playable, not a win) threatens, as the high bits
+/// of a move score: its playable threats afterwards (up to 3), then all its threats; with the
+/// mover's threats after the ball.
+#[inline(always)]
+fn threat_score<B: Bits>(g: &Geometry<B>, pos: &Pos<B>, c: usize) -> (u64, B) {
+    let me = pos.me | B::bit(c);
+    let t_me = pos.t_me | g.new_threats(c, me, pos.opp);
+    let after = pos.occupied() | B::bit(c);
+    let threats = (t_me & !after).count();
+    let playable = (t_me & g.playable(after)).count();
+    (
+        u64::from(playable.min(3)) << 56 | u64::from(threats) << 40,
+        t_me,
+    )
+}
+
+/// The legal pegs (from 0) in a fixed order that depends on the position alone: pegs whose ball
+/// wins at once first, then by [`threat_score`], then by peg.
+pub(crate) fn fixed_order<B: Bits>(g: &Geometry<B>, pos: &Pos<B>) -> Vec<usize> {
+    let play = g.playable(pos.occupied());
+    let mut pegs: Vec<(u64, usize)> = play
+        .cells()
+        .map(|c| {
+            let score = if pos.t_me.has(c) {
+                u64::MAX
+            } else {
+                threat_score(g, pos, c).0
+            };
+            (score, g.peg_of(c))
+        })
+        .collect();
+    pegs.sort_by_key(|&(score, peg)| (std::cmp::Reverse(score), peg));
+    pegs.into_iter().map(|(_, peg)| peg).collect()
 }
 
 /// The peg (from 0, `x + n·y`) as the API's [`Peg`].
