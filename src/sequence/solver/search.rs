@@ -206,6 +206,11 @@ pub(crate) struct Counts {
 /// (measured best among 6, 9 and 12 on Score Four positions of 28 balls: docs/perf-log.md).
 const TABLE_FROM: u32 = 6;
 
+/// Nodes with at least this many empty cells look their children up in the table before
+/// searching any (enhanced transposition cut-offs; measured best among 10, 14 and 20:
+/// docs/perf-log.md).
+const ETC_FROM: u32 = 14;
+
 /// Nodes between two looks at the clock and the stop signal.
 const POLL: u64 = 1 << 12;
 
@@ -347,7 +352,35 @@ impl<'a, B: Bits> Searcher<'a, B> {
 
         let before = self.counts.nodes;
         let mut proved = None;
+        if pos.empties >= ETC_FROM {
+            // Enhanced transposition cut-off: a child the table already refutes proves this node
+            // without a search. The children's buckets are loaded together, then read.
+            let child_key = |c: usize| {
+                let delta = g.delta(c, colour);
+                (0..SYMMETRIES)
+                    .map(|s| pos.keys[s].wrapping_add(delta[s]))
+                    .min()
+                    .unwrap_or(0)
+            };
+            for i in 0..len {
+                self.table.prefetch(child_key(self.buffer[base + i].1));
+            }
+            for i in 0..len {
+                let c = self.buffer[base + i].1;
+                self.counts.probes += 1;
+                if let Some(hit) = self.table.probe(child_key(c)) {
+                    self.counts.hits += 1;
+                    if hit.bound.upper < 1 - t {
+                        proved = Some(c);
+                        break;
+                    }
+                }
+            }
+        }
         for i in 0..len {
+            if proved.is_some() {
+                break;
+            }
             let (_, c, t_me) = self.buffer[base + i];
             if !self.child(pos, c, t_me, t) {
                 proved = Some(c);

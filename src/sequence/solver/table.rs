@@ -164,6 +164,22 @@ impl Table {
         (index, check)
     }
 
+    /// Starts loading the bucket of `key` into the cache.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, key: u128) {
+        let (index, _) = self.place(key);
+        let bucket: *const Bucket = &self.buckets[index];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is a hint: it never faults and changes no state the program can
+        // see, whatever the address (here that of a live bucket). SSE is part of the x86-64
+        // baseline.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(bucket.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bucket;
+    }
+
     #[inline(always)]
     fn check_of(&self, entry: u64) -> u64 {
         entry >> (BOUND_BITS + WORK_BITS + self.move_bits)
