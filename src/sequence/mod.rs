@@ -13,6 +13,7 @@
 //!   symmetries of the base), [`Game::threats`] and [`Game::winning_pegs`] (cells that complete
 //!   a sequence, and which of them can be played now), [`Game::legal_pegs`] ([`PegSet`]);
 //! - [`sim`]: the simulator (self-play, game-quality metrics, the sweep over n and m);
+//! - [`solver`]: the exact value of a position (win, draw or loss) with a best move;
 //! - [`judge`]: the judge format, and random judge inputs ([`judge::generate`]).
 //!
 //! Coordinates in this API count from 1, as in the problem: pegs `(x, y)` with
@@ -25,6 +26,7 @@ mod playout;
 mod position;
 pub mod reference;
 pub mod sim;
+pub mod solver;
 mod symmetry;
 mod threats;
 mod zobrist;

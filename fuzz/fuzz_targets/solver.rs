@@ -1,0 +1,48 @@
+//! The solver against the plain minimax on fuzzed positions: a move list played on the engine
+//! (refused moves and moves after the game ends skipped), then the value, the best move and,
+//! for a win, the proof checker, wherever the minimax tree is small enough to compare.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use bitgames::sequence::solver::{Limits, Mode, Options, Solver, reference};
+use bitgames::sequence::{Game, Peg};
+use libfuzzer_sys::fuzz_target;
+
+#[derive(Debug, Arbitrary)]
+struct Input {
+    n: u8,
+    m: u8,
+    table_log2: u8,
+    moves: Vec<(u8, u8)>,
+}
+
+/// Positions with larger minimax trees are skipped.
+const BUDGET: u64 = 200_000;
+
+fuzz_target!(|input: Input| {
+    let n = u32::from(input.n % 4) + 1;
+    let m = u32::from(input.m) % n + 1;
+    let mut game = Game::new(n, m).unwrap();
+    let mut moves = Vec::new();
+    for &(x, y) in &input.moves {
+        let (x, y) = (u32::from(x) % n + 1, u32::from(y) % n + 1);
+        let mut next = game.clone();
+        if let Ok(None) = next.play(x, y) {
+            game = next;
+            moves.push(Peg::new(x, y));
+        }
+    }
+    let Some(want) = reference::value_within(n, m, &moves, BUDGET).unwrap() else {
+        return;
+    };
+    let bytes = 16usize << (input.table_log2 % 16);
+    let mut solver = Solver::new(n, m, Options::default().with_table_bytes(bytes)).unwrap();
+    let solution = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+    assert_eq!(solution.value(), Some(want), "{moves:?}");
+    let best = solution.best_move.unwrap();
+    moves.push(best);
+    assert_eq!(reference::value(n, m, &moves).unwrap(), want, "best {best}");
+    if let Some(winner) = want.winner() {
+        solver.check_win(&game, winner, Limits::default()).unwrap();
+    }
+});

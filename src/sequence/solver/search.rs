@@ -1,0 +1,521 @@
+//! The search: null-window probes ("is the value at least t?") of a negamax alpha-beta over
+//! the solver's bitboards, with threat reasoning before any move is tried, move ordering by
+//! threats created and history, and the shared transposition table.
+//!
+//! With three values (loss −1, draw 0, win 1) every alpha-beta window is a null window, and a
+//! probe of threshold t at a node asks its children the other threshold: "do I win?" becomes
+//! "does some move leave the opponent unable to draw?". The full value takes two probes at the
+//! root; the one-sided question ("does Black win?") one.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::bits::Bits;
+use super::geometry::{Geometry, SYMMETRIES};
+use super::table::{Bound, Table};
+use crate::sequence::{Color, Game, Peg};
+
+/// A position as the search sees it, from the side of the player to move.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pos<B> {
+    /// The balls of the player to move.
+    pub(crate) me: B,
+    /// The balls of the other player.
+    pub(crate) opp: B,
+    /// The cells that complete a window for the player to move (some may be occupied).
+    pub(crate) t_me: B,
+    /// The same for the other player.
+    pub(crate) t_opp: B,
+    /// The position key under each symmetry.
+    pub(crate) keys: [u128; SYMMETRIES],
+    /// Colour of the player to move: 0 Black, 1 White.
+    pub(crate) colour: u8,
+    /// Empty cells.
+    pub(crate) empties: u32,
+}
+
+impl<B: Bits> Pos<B> {
+    /// The position of a game that is not decided.
+    pub(crate) fn of_game(g: &Geometry<B>, game: &Game) -> Pos<B> {
+        let mut stones = [B::ZERO; 2];
+        let mut keys = [0u128; SYMMETRIES];
+        for y in 0..g.n {
+            for x in 0..g.n {
+                let peg = (x + g.n * y) as usize;
+                for z in 0..game.height(x + 1, y + 1).unwrap_or(0) {
+                    let colour = match game.ball(x + 1, y + 1, z + 1) {
+                        Some(Color::Black) => 0,
+                        _ => 1,
+                    };
+                    let c = g.cell(peg, z);
+                    stones[colour] |= B::bit(c);
+                    for (k, d) in keys.iter_mut().zip(g.delta(c, colour)) {
+                        *k = k.wrapping_add(*d);
+                    }
+                }
+            }
+        }
+        let colour = match game.to_move() {
+            Color::Black => 0,
+            Color::White => 1,
+        };
+        let (me, opp) = (stones[colour], stones[1 - colour]);
+        Pos {
+            me,
+            opp,
+            t_me: g.threats(me, opp),
+            t_opp: g.threats(opp, me),
+            keys,
+            colour: colour as u8,
+            empties: (g.cells - game.moves_played() as usize) as u32,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn occupied(&self) -> B {
+        self.me | self.opp
+    }
+
+    /// The position after the player to move drops a ball on cell `c` (playable, and not a
+    /// win), given the mover's threats afterwards.
+    #[inline(always)]
+    pub(crate) fn play_with(&self, g: &Geometry<B>, c: usize, t_me: B) -> Pos<B> {
+        let delta = g.delta(c, usize::from(self.colour));
+        Pos {
+            me: self.opp,
+            opp: self.me | B::bit(c),
+            t_me: self.t_opp,
+            t_opp: t_me,
+            keys: std::array::from_fn(|s| self.keys[s].wrapping_add(delta[s])),
+            colour: self.colour ^ 1,
+            empties: self.empties - 1,
+        }
+    }
+
+    /// The position after the player to move drops a ball on cell `c`.
+    #[inline(always)]
+    pub(crate) fn play(&self, g: &Geometry<B>, c: usize) -> Pos<B> {
+        let me = self.me | B::bit(c);
+        self.play_with(g, c, self.t_me | g.new_threats(c, me, self.opp))
+    }
+
+    /// The key of the position's class under the symmetries (the least of the 8 keys) and the
+    /// symmetry that gives it.
+    #[inline(always)]
+    pub(crate) fn canonical(&self) -> (u128, usize) {
+        let mut best = (self.keys[0], 0);
+        for s in 1..SYMMETRIES {
+            if self.keys[s] < best.0 {
+                best = (self.keys[s], s);
+            }
+        }
+        best
+    }
+}
+
+/// A position below the table's depth: no keys, no colour.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lean<B> {
+    me: B,
+    opp: B,
+    t_me: B,
+    t_opp: B,
+}
+
+impl<B: Bits> Lean<B> {
+    /// The position after the player to move drops a ball on cell `c` (playable, not a win).
+    #[inline(always)]
+    fn play(&self, g: &Geometry<B>, c: usize) -> Lean<B> {
+        let me = self.me | B::bit(c);
+        Lean {
+            me: self.opp,
+            opp: me,
+            t_me: self.t_opp,
+            t_opp: self.t_me | g.new_threats(c, me, self.opp),
+        }
+    }
+}
+
+/// What the threats decide before any move is tried.
+pub(crate) enum Forced<B> {
+    /// The player to move completes a window now.
+    Win,
+    /// Every move loses at once (two open threats of the opponent, or only moves under one),
+    /// or the board is full (`draw`).
+    Over {
+        /// The board is full: a draw, not a loss.
+        draw: bool,
+    },
+    /// The moves worth trying: the cells that do not hand the opponent a win.
+    Moves(B),
+}
+
+/// The threat rules: a playable winning cell wins now; one playable threat of the opponent
+/// forces the reply; two lose; a cell directly under an opponent threat is never played (the
+/// opponent would complete the line above it), which also finds the gravity zugzwang of a
+/// threat stacked on a playable threat.
+#[inline(always)]
+fn forced<B: Bits>(g: &Geometry<B>, me: B, opp: B, t_me: B, t_opp: B) -> Forced<B> {
+    let occupied = me | opp;
+    let play = g.playable(occupied);
+    if play.is_zero() {
+        return Forced::Over { draw: true };
+    }
+    if !(t_me & play).is_zero() {
+        return Forced::Win;
+    }
+    let threats = t_opp & play;
+    let moves = if threats.is_zero() {
+        play
+    } else if threats.is_single() {
+        threats
+    } else {
+        return Forced::Over { draw: false };
+    };
+    let moves = moves & !g.below(t_opp & !occupied);
+    if moves.is_zero() {
+        Forced::Over { draw: false }
+    } else {
+        Forced::Moves(moves)
+    }
+}
+
+/// Shared by the threads of one search: the node count for progress reports and the stop
+/// signal.
+pub(crate) struct Shared {
+    pub(crate) nodes: AtomicU64,
+    pub(crate) stop: AtomicBool,
+}
+
+/// Ends a search early.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limit {
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) nodes: Option<u64>,
+}
+
+/// Counters of one thread's search.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Counts {
+    pub(crate) nodes: u64,
+    pub(crate) probes: u64,
+    pub(crate) hits: u64,
+}
+
+/// Nodes with fewer empty cells than this search without the table, keys or move scores
+/// (measured best among 6, 9 and 12 on Score Four positions of 28 balls: docs/perf-log.md).
+const TABLE_FROM: u32 = 6;
+
+/// Nodes with at least this many empty cells look their children up in the table before
+/// searching any (enhanced transposition cut-offs; measured best among 10, 14 and 20:
+/// docs/perf-log.md).
+const ETC_FROM: u32 = 14;
+
+/// Nodes between two looks at the clock and the stop signal.
+const POLL: u64 = 1 << 12;
+
+/// One thread's search.
+pub(crate) struct Searcher<'a, B> {
+    g: &'a Geometry<B>,
+    table: &'a Table,
+    shared: &'a Shared,
+    limit: Limit,
+    pub(crate) counts: Counts,
+    /// Nodes already added to `shared.nodes`.
+    reported: u64,
+    /// Set once a limit is reached: every result from then on is meaningless.
+    pub(crate) stopped: bool,
+    /// History scores of cells, per colour.
+    history: Vec<u32>,
+    /// Nodes with fewer empty cells use no table.
+    table_from: u32,
+    /// Varies the move order of helper threads (0 for the main thread).
+    helper: usize,
+    /// The ordered moves of every depth: `(score, cell, mover's threats after)`, n² slots for
+    /// each number of empty cells.
+    buffer: Vec<(u64, usize, B)>,
+}
+
+impl<'a, B: Bits> Searcher<'a, B> {
+    pub(crate) fn new(
+        g: &'a Geometry<B>,
+        table: &'a Table,
+        shared: &'a Shared,
+        limit: Limit,
+        helper: usize,
+    ) -> Searcher<'a, B> {
+        Searcher {
+            g,
+            table,
+            shared,
+            limit,
+            counts: Counts::default(),
+            reported: 0,
+            stopped: false,
+            history: vec![0; 2 * g.cells],
+            table_from: TABLE_FROM,
+            helper,
+            buffer: vec![(0, 0, B::ZERO); (g.cells + 1) * g.pegs],
+        }
+    }
+
+    /// Looks at the stop signal and the limits; reports the nodes.
+    #[cold]
+    fn poll(&mut self) {
+        let fresh = self.counts.nodes - self.reported;
+        self.reported = self.counts.nodes;
+        let total = self.shared.nodes.fetch_add(fresh, Ordering::Relaxed) + fresh;
+        let over = self.shared.stop.load(Ordering::Relaxed)
+            || self.limit.nodes.is_some_and(|n| total >= n)
+            || self.limit.deadline.is_some_and(|d| Instant::now() >= d);
+        if over {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Adds the last nodes to the shared count.
+    pub(crate) fn flush(&mut self) {
+        let fresh = self.counts.nodes - self.reported;
+        self.reported = self.counts.nodes;
+        self.shared.nodes.fetch_add(fresh, Ordering::Relaxed);
+    }
+
+    /// Is the value of `pos` for the player to move at least `t` (0 or 1)? Meaningless once
+    /// [`Searcher::stopped`].
+    pub(crate) fn probe(&mut self, pos: &Pos<B>, t: i8) -> bool {
+        self.counts.nodes += 1;
+        if self.counts.nodes & (POLL - 1) == 0 {
+            self.poll();
+        }
+        if self.stopped {
+            return false;
+        }
+        let g = self.g;
+        let moves = match forced(g, pos.me, pos.opp, pos.t_me, pos.t_opp) {
+            Forced::Win => return true,
+            Forced::Over { draw } => return draw && t <= 0,
+            Forced::Moves(moves) => moves,
+        };
+        if moves.is_single() {
+            let c = moves.lowest();
+            let me = pos.me | B::bit(c);
+            return !self.child(pos, c, pos.t_me | g.new_threats(c, me, pos.opp), t);
+        }
+        // Lines that can no longer be completed: without one, a player cannot win.
+        if t == 1 && !g.open_window(pos.opp) {
+            return false;
+        }
+        if t == 0 && !g.open_window(pos.me) {
+            return true;
+        }
+
+        let (key, sym) = pos.canonical();
+        let mut hint = usize::MAX;
+        self.counts.probes += 1;
+        if let Some(hit) = self.table.probe(key) {
+            self.counts.hits += 1;
+            if hit.bound.lower >= t {
+                return true;
+            }
+            if hit.bound.upper < t {
+                return false;
+            }
+            hint = usize::from(g.sym[usize::from(g.inverse[sym])][hit.peg]);
+        }
+
+        // Order the moves: the table's move, then by threats made, then by history. Each
+        // depth has its own stretch of the move buffer (indexed by the empty cells).
+        let colour = usize::from(pos.colour);
+        let base = pos.empties as usize * g.pegs;
+        let mut len = 0;
+        for c in moves.cells() {
+            let (threat_score, t_me) = threat_score(g, pos, c);
+            let mut score = threat_score | u64::from(self.history[2 * c + colour]);
+            if g.peg_of(c) == hint {
+                score = u64::MAX;
+            }
+            if self.helper != 0 {
+                // Helper threads perturb the order (below the table's move).
+                score ^= ((c as u64 + self.helper as u64).wrapping_mul(0x9e37_79b9) & 0xff) << 32;
+            }
+            // Insertion sort, best first.
+            let list = &mut self.buffer[base..base + g.pegs];
+            let mut i = len;
+            while i > 0 && list[i - 1].0 < score {
+                list[i] = list[i - 1];
+                i -= 1;
+            }
+            list[i] = (score, c, t_me);
+            len += 1;
+        }
+
+        let before = self.counts.nodes;
+        let mut proved = None;
+        if pos.empties >= ETC_FROM {
+            // Enhanced transposition cut-off: a child the table already refutes proves this node
+            // without a search. The children's buckets are loaded together, then read.
+            let child_key = |c: usize| {
+                let delta = g.delta(c, colour);
+                (0..SYMMETRIES)
+                    .map(|s| pos.keys[s].wrapping_add(delta[s]))
+                    .min()
+                    .unwrap_or(0)
+            };
+            for i in 0..len {
+                self.table.prefetch(child_key(self.buffer[base + i].1));
+            }
+            for i in 0..len {
+                let c = self.buffer[base + i].1;
+                self.counts.probes += 1;
+                if let Some(hit) = self.table.probe(child_key(c)) {
+                    self.counts.hits += 1;
+                    if hit.bound.upper < 1 - t {
+                        proved = Some(c);
+                        break;
+                    }
+                }
+            }
+        }
+        for i in 0..len {
+            if proved.is_some() {
+                break;
+            }
+            let (_, c, t_me) = self.buffer[base + i];
+            if !self.child(pos, c, t_me, t) {
+                proved = Some(c);
+                break;
+            }
+            if self.stopped {
+                return false;
+            }
+        }
+        if self.stopped {
+            return false;
+        }
+        if let Some(c) = proved {
+            let h = &mut self.history[2 * c + colour];
+            *h = h.saturating_add(pos.empties * pos.empties);
+        }
+        {
+            let bound = if proved.is_some() {
+                Bound { lower: t, upper: 1 }
+            } else {
+                Bound {
+                    lower: -1,
+                    upper: t - 1,
+                }
+            };
+            let c = proved.unwrap_or(self.buffer[base].1);
+            let peg = usize::from(g.sym[sym][g.peg_of(c)]);
+            let work = (self.counts.nodes - before).max(1).ilog2();
+            self.table.store(key, bound, peg, work);
+        }
+        proved.is_some()
+    }
+
+    /// Probes the position after the mover's ball on `c` (with the mover's threats after it
+    /// `t_me`) for the other threshold `1 - t`: deep while the table is used, lean below.
+    #[inline(always)]
+    fn child(&mut self, pos: &Pos<B>, c: usize, t_me: B, t: i8) -> bool {
+        if pos.empties > self.table_from {
+            let child = pos.play_with(self.g, c, t_me);
+            self.probe(&child, 1 - t)
+        } else {
+            let child = Lean {
+                me: pos.opp,
+                opp: pos.me | B::bit(c),
+                t_me: pos.t_opp,
+                t_opp: t_me,
+            };
+            self.lean(&child, 1 - t)
+        }
+    }
+
+    /// [`Searcher::probe`] near the end of the game: the threat rules, then every move, the
+    /// cells on the most windows first; no table, no ordering.
+    fn lean(&mut self, p: &Lean<B>, t: i8) -> bool {
+        self.counts.nodes += 1;
+        if self.counts.nodes & (POLL - 1) == 0 {
+            self.poll();
+        }
+        if self.stopped {
+            return false;
+        }
+        let g = self.g;
+        let moves = match forced(g, p.me, p.opp, p.t_me, p.t_opp) {
+            Forced::Win => return true,
+            Forced::Over { draw } => return draw && t <= 0,
+            Forced::Moves(moves) => moves,
+        };
+        for part in [moves & g.rich, moves & !g.rich] {
+            for c in part.cells() {
+                if !self.lean(&p.play(g, c), 1 - t) {
+                    return true;
+                }
+                if self.stopped {
+                    return false;
+                }
+            }
+        }
+        false
+    }
+
+    /// Does the move at `peg` reach at least `v` for the player to move? `None` when the peg is
+    /// full or the search stopped.
+    pub(crate) fn move_reaches(&mut self, pos: &Pos<B>, peg: usize, v: i8) -> Option<bool> {
+        let g = self.g;
+        let play = g.playable(pos.occupied());
+        let c = (0..g.n).map(|z| g.cell(peg, z)).find(|&c| play.has(c))?;
+        if pos.t_me.has(c) {
+            return Some(true);
+        }
+        let child = pos.play(g, c);
+        // -child ≥ v  ⟺  child ≤ -v  ⟺  not (child ≥ 1 - v); every value is at least -1.
+        if v <= -1 {
+            return Some(true);
+        }
+        let yes = !self.probe(&child, 1 - v);
+        if self.stopped { None } else { Some(yes) }
+    }
+}
+
+/// How much a ball of the mover on cell `c` (playable, not a win) threatens, as the high bits
+/// of a move score: its playable threats afterwards (up to 3), then all its threats; with the
+/// mover's threats after the ball.
+#[inline(always)]
+fn threat_score<B: Bits>(g: &Geometry<B>, pos: &Pos<B>, c: usize) -> (u64, B) {
+    let me = pos.me | B::bit(c);
+    let t_me = pos.t_me | g.new_threats(c, me, pos.opp);
+    let after = pos.occupied() | B::bit(c);
+    let threats = (t_me & !after).count();
+    let playable = (t_me & g.playable(after)).count();
+    (
+        u64::from(playable.min(3)) << 56 | u64::from(threats) << 40,
+        t_me,
+    )
+}
+
+/// The legal pegs (from 0) in a fixed order that depends on the position alone: pegs whose ball
+/// wins at once first, then by [`threat_score`], then by peg.
+pub(crate) fn fixed_order<B: Bits>(g: &Geometry<B>, pos: &Pos<B>) -> Vec<usize> {
+    let play = g.playable(pos.occupied());
+    let mut pegs: Vec<(u64, usize)> = play
+        .cells()
+        .map(|c| {
+            let score = if pos.t_me.has(c) {
+                u64::MAX
+            } else {
+                threat_score(g, pos, c).0
+            };
+            (score, g.peg_of(c))
+        })
+        .collect();
+    pegs.sort_by_key(|&(score, peg)| (std::cmp::Reverse(score), peg));
+    pegs.into_iter().map(|(_, peg)| peg).collect()
+}
+
+/// The peg (from 0, `x + n·y`) as the API's [`Peg`].
+pub(crate) fn peg_of_index(n: u32, p: usize) -> Peg {
+    Peg::new(p as u32 % n + 1, p as u32 / n + 1)
+}

@@ -1,0 +1,342 @@
+//! The transposition table: buckets of two 64-bit atomic entries (TWOBIG replacement), shared
+//! by every search thread without locks.
+//!
+//! A position key (the canonical compact key, [`super::geometry::Geometry::key_bits`] bits) is
+//! first mapped by a bijection of its bit range. The low bits of the image pick the bucket; the
+//! next bits are stored in the entry as its check. When the bucket index and the check together
+//! cover every bit of the key, two positions can never be confused (for Score Four, 80-bit keys,
+//! from 2^28 buckets, a 4 GiB table); otherwise a false match needs the check bits to agree by
+//! chance.
+//!
+//! An entry is one word, read and written atomically: `check | work | move | bound`, where
+//! `bound` (3 bits, 0 for an empty slot) is what is proven of the value for the player to move,
+//! `move` the peg that proved it (in the key's symmetry frame) and `work` the log2 of the nodes
+//! spent. The first slot of a bucket keeps the most expensive entry, the second the most recent.
+
+use std::alloc::{self, Layout};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What is proven of a position's value for the player to move (−1 loss, 0 draw, 1 win).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bound {
+    /// The value is at least this.
+    pub(crate) lower: i8,
+    /// The value is at most this.
+    pub(crate) upper: i8,
+}
+
+impl Bound {
+    /// Nothing proven.
+    pub(crate) const UNKNOWN: Bound = Bound {
+        lower: -1,
+        upper: 1,
+    };
+
+    /// Both facts.
+    #[inline]
+    pub(crate) fn and(self, other: Bound) -> Bound {
+        Bound {
+            lower: self.lower.max(other.lower),
+            upper: self.upper.min(other.upper),
+        }
+    }
+
+    /// The 3-bit code (1..=5; 0 is an empty slot and [`Bound::UNKNOWN`], never stored).
+    fn code(self) -> u64 {
+        match (self.lower, self.upper) {
+            (-1, -1) => 1,
+            (-1, 0) => 2,
+            (0, 0) => 3,
+            (0, 1) => 4,
+            (1, 1) => 5,
+            _ => 0,
+        }
+    }
+
+    fn of_code(code: u64) -> Bound {
+        let (lower, upper) = match code {
+            1 => (-1, -1),
+            2 => (-1, 0),
+            3 => (0, 0),
+            4 => (0, 1),
+            5 => (1, 1),
+            _ => (-1, 1),
+        };
+        Bound { lower, upper }
+    }
+}
+
+/// A table hit: the proven bound and the move that proved it (a peg in the key's frame).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hit {
+    pub(crate) bound: Bound,
+    pub(crate) peg: usize,
+}
+
+#[repr(C, align(16))]
+struct Bucket([AtomicU64; 2]);
+
+/// Why a table cannot be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OutOfMemory {
+    pub(crate) bytes: usize,
+}
+
+const BOUND_BITS: u32 = 3;
+const WORK_BITS: u32 = 5;
+
+/// The shared table.
+pub(crate) struct Table {
+    buckets: Box<[Bucket]>,
+    index_bits: u32,
+    key_bits: u32,
+    move_bits: u32,
+    check_bits: u32,
+}
+
+impl Table {
+    /// The bytes a bucket takes.
+    pub(crate) const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+
+    /// A table of at most `bytes` bytes (the largest power of two of buckets that fits, at
+    /// least one bucket) for keys of `key_bits` bits and moves among `pegs` pegs.
+    pub(crate) fn new(bytes: usize, key_bits: u32, pegs: usize) -> Result<Table, OutOfMemory> {
+        let fit = (bytes / Self::BUCKET_BYTES).max(1);
+        let index_bits = fit.ilog2();
+        let count = 1usize << index_bits;
+        let layout = Layout::array::<Bucket>(count).map_err(|_| OutOfMemory { bytes })?;
+        // SAFETY: the layout has a non-zero size (count ≥ 1, a bucket is 16 bytes).
+        let raw = unsafe { alloc::alloc_zeroed(layout) }.cast::<Bucket>();
+        if raw.is_null() {
+            return Err(OutOfMemory {
+                bytes: layout.size(),
+            });
+        }
+        // SAFETY: `raw` is a fresh allocation of `count` buckets with the global allocator and
+        // the layout `Box<[Bucket]>` frees; all-zero bits are a valid `Bucket` (two atomics of 0).
+        let buckets = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(raw, count)) };
+        let move_bits = (pegs.max(2) as u64 - 1).ilog2() + 1;
+        Ok(Table {
+            buckets,
+            index_bits,
+            key_bits,
+            move_bits,
+            check_bits: 64 - BOUND_BITS - WORK_BITS - move_bits,
+        })
+    }
+
+    /// The table's size in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.buckets.len() * Self::BUCKET_BYTES
+    }
+
+    /// Does every key have its own (bucket, check) pair, so that no two positions can share an
+    /// entry?
+    pub(crate) fn is_exact(&self) -> bool {
+        self.index_bits + self.check_bits >= self.key_bits
+    }
+
+    /// Empties every slot.
+    pub(crate) fn clear(&self) {
+        for b in self.buckets.iter() {
+            b.0[0].store(0, Ordering::Relaxed);
+            b.0[1].store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// The bucket and the check of a key: a bijection of the key's bit range, split.
+    #[inline(always)]
+    fn place(&self, key: u128) -> (usize, u64) {
+        let bits = self.key_bits;
+        let mask = if bits >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << bits) - 1
+        };
+        let half = bits.div_ceil(2).max(1);
+        let mut x = key & mask;
+        x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) & mask;
+        x ^= x >> half;
+        x = x.wrapping_mul(0xd6e8_feb8_6659_fd93_a0d9_0e52_4cf1_2c35) & mask;
+        x ^= x >> half;
+        let index = (x as usize) & (self.buckets.len() - 1);
+        let check = ((x >> self.index_bits) as u64) & ((1 << self.check_bits) - 1);
+        (index, check)
+    }
+
+    /// Starts loading the bucket of `key` into the cache.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, key: u128) {
+        let (index, _) = self.place(key);
+        let bucket: *const Bucket = &self.buckets[index];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is a hint: it never faults and changes no state the program can
+        // see, whatever the address (here that of a live bucket). SSE is part of the x86-64
+        // baseline.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(bucket.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bucket;
+    }
+
+    #[inline(always)]
+    fn check_of(&self, entry: u64) -> u64 {
+        entry >> (BOUND_BITS + WORK_BITS + self.move_bits)
+    }
+
+    #[inline(always)]
+    fn work_of(&self, entry: u64) -> u64 {
+        (entry >> (BOUND_BITS + self.move_bits)) & ((1 << WORK_BITS) - 1)
+    }
+
+    #[inline(always)]
+    fn unpack(&self, entry: u64) -> Hit {
+        Hit {
+            bound: Bound::of_code(entry & ((1 << BOUND_BITS) - 1)),
+            peg: ((entry >> BOUND_BITS) & ((1 << self.move_bits) - 1)) as usize,
+        }
+    }
+
+    #[inline(always)]
+    fn pack(&self, check: u64, work: u64, peg: usize, bound: Bound) -> u64 {
+        check << (BOUND_BITS + WORK_BITS + self.move_bits)
+            | work.min((1 << WORK_BITS) - 1) << (BOUND_BITS + self.move_bits)
+            | (peg as u64 & ((1 << self.move_bits) - 1)) << BOUND_BITS
+            | bound.code()
+    }
+
+    /// What the table knows of `key`.
+    #[inline]
+    pub(crate) fn probe(&self, key: u128) -> Option<Hit> {
+        let (index, check) = self.place(key);
+        let bucket = &self.buckets[index].0;
+        for slot in bucket {
+            let e = slot.load(Ordering::Relaxed);
+            if e != 0 && self.check_of(e) == check {
+                return Some(self.unpack(e));
+            }
+        }
+        None
+    }
+
+    /// Records `bound` for `key` (joined with what the table already knows of it), with the
+    /// move that proved it and `work` (log2 of the nodes spent).
+    #[inline]
+    pub(crate) fn store(&self, key: u128, bound: Bound, peg: usize, work: u32) {
+        let (index, check) = self.place(key);
+        let bucket = &self.buckets[index].0;
+        let (e0, e1) = (
+            bucket[0].load(Ordering::Relaxed),
+            bucket[1].load(Ordering::Relaxed),
+        );
+        let work = u64::from(work);
+        let matches = |e: u64| e != 0 && self.check_of(e) == check;
+        if matches(e0) {
+            let b = bound.and(self.unpack(e0).bound);
+            let w = work.max(self.work_of(e0));
+            bucket[0].store(self.pack(check, w, peg, b), Ordering::Relaxed);
+        } else if matches(e1) {
+            let b = bound.and(self.unpack(e1).bound);
+            let w = work.max(self.work_of(e1));
+            let entry = self.pack(check, w, peg, b);
+            if w >= self.work_of(e0) {
+                bucket[1].store(e0, Ordering::Relaxed);
+                bucket[0].store(entry, Ordering::Relaxed);
+            } else {
+                bucket[1].store(entry, Ordering::Relaxed);
+            }
+        } else {
+            let entry = self.pack(check, work, peg, bound);
+            if work >= self.work_of(e0) {
+                bucket[1].store(e0, Ordering::Relaxed);
+                bucket[0].store(entry, Ordering::Relaxed);
+            } else {
+                bucket[1].store(entry, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_round_trip_and_join() {
+        for (l, u) in [(-1, -1), (-1, 0), (0, 0), (0, 1), (1, 1)] {
+            let b = Bound { lower: l, upper: u };
+            assert_eq!(Bound::of_code(b.code()), b);
+        }
+        let b = Bound { lower: 0, upper: 1 }.and(Bound {
+            lower: -1,
+            upper: 0,
+        });
+        assert_eq!(b, Bound { lower: 0, upper: 0 });
+    }
+
+    #[test]
+    fn stores_are_found_and_joined() {
+        let t = Table::new(1 << 12, 80, 16).unwrap();
+        assert_eq!(t.bytes(), 1 << 12);
+        assert!(!t.is_exact());
+        assert_eq!(t.probe(12345), None);
+        t.store(12345, Bound { lower: 0, upper: 1 }, 7, 10);
+        assert_eq!(
+            t.probe(12345),
+            Some(Hit {
+                bound: Bound { lower: 0, upper: 1 },
+                peg: 7
+            })
+        );
+        t.store(
+            12345,
+            Bound {
+                lower: -1,
+                upper: 0,
+            },
+            3,
+            2,
+        );
+        assert_eq!(t.probe(12345).unwrap().bound, Bound { lower: 0, upper: 0 });
+        t.clear();
+        assert_eq!(t.probe(12345), None);
+    }
+
+    #[test]
+    fn a_key_that_fits_is_exact() {
+        // 36-bit keys (n = 3): the check alone holds them.
+        let t = Table::new(1 << 10, 36, 9).unwrap();
+        assert!(t.is_exact());
+        // Fill a small table with many keys: a probe never returns another key's entry.
+        for k in 0..5000u128 {
+            t.store(k * 7919, Bound { lower: 1, upper: 1 }, (k % 9) as usize, 0);
+            assert_eq!(t.probe(k * 7919).map(|h| h.peg), Some((k % 9) as usize));
+        }
+        let hits = (0..5000u128)
+            .filter(|k| t.probe(k * 7919 + 1).is_some())
+            .count();
+        assert_eq!(hits, 0);
+    }
+
+    #[test]
+    fn the_deeper_entry_survives_a_cheaper_one() {
+        // One bucket: every key lands in it.
+        let t = Table::new(16, 80, 16).unwrap();
+        t.store(1, Bound { lower: 1, upper: 1 }, 1, 20);
+        t.store(2, Bound { lower: 1, upper: 1 }, 2, 3);
+        t.store(3, Bound { lower: 1, upper: 1 }, 3, 4);
+        assert!(t.probe(1).is_some(), "the expensive entry stays");
+        assert!(t.probe(2).is_none(), "the older cheap entry is replaced");
+        assert!(t.probe(3).is_some(), "the most recent stays");
+    }
+
+    #[test]
+    fn score_four_is_exact_from_four_gib() {
+        // 2^28 buckets of 16 bytes; only the arithmetic is checked (no allocation).
+        let move_bits = 4;
+        let check_bits = 64 - BOUND_BITS - WORK_BITS - move_bits;
+        assert!(28 + check_bits >= 80);
+        assert!(27 + check_bits < 80);
+    }
+}

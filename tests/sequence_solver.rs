@@ -1,0 +1,296 @@
+//! The Sequence solver against the plain minimax of `solver::reference`: the value, the
+//! one-sided answers, the best move (its position has the same value), the principal variation
+//! (legal, ending in the winner's sequence) and the proof checker, on random positions; then
+//! the errors, the limits and the thread count.
+
+use bitgames::rng::Rng;
+use bitgames::sequence::solver::{
+    Bounds, Limits, Mode, Options, ProofError, Solver, SolverError, Value, reference,
+};
+use bitgames::sequence::{Color, Game, Outcome, Peg, SizeError};
+use proptest::prelude::*;
+
+/// A random game in which no ball completes a sequence while a ball that does not is left,
+/// played until every legal ball ends the game: the moves.
+fn quiet_game(n: u32, m: u32, rng: &mut Rng) -> Vec<Peg> {
+    let mut game = Game::new(n, m).unwrap();
+    let mut moves = Vec::new();
+    loop {
+        let quiet: Vec<Peg> = game
+            .legal_moves()
+            .filter(|p| game.clone().play(p.x, p.y).unwrap().is_none())
+            .collect();
+        if quiet.is_empty() {
+            return moves;
+        }
+        let p = quiet[rng.below(quiet.len() as u32) as usize];
+        game.play(p.x, p.y).unwrap();
+        moves.push(p);
+    }
+}
+
+/// A random undecided position with at most 12 empty cells where random play reaches that far
+/// (3×3×3 and 4×4×4 with m = 4), else one of the last five positions of a quiet game
+/// (4×4×4 with m = 3, where quiet games end with 17 or more empty cells).
+fn position(n: u32, m: u32, seed: u64) -> Vec<Peg> {
+    let mut rng = Rng::new(seed);
+    let moves = quiet_game(n, m, &mut rng);
+    let cells = (n * n * n) as usize;
+    let lo = if moves.len() + 12 >= cells {
+        cells - 12
+    } else {
+        moves.len().saturating_sub(4)
+    };
+    let k = lo + rng.below((moves.len() - lo + 1) as u32) as usize;
+    moves[..k].to_vec()
+}
+
+fn game_of(n: u32, m: u32, moves: &[Peg]) -> Game {
+    let mut game = Game::new(n, m).unwrap();
+    for p in moves {
+        game.play(p.x, p.y).unwrap();
+    }
+    game
+}
+
+/// Everything the solver says of `moves`' position, checked against the reference minimax
+/// (skipped when that tree has more than `budget` positions: `false`).
+fn agrees(solver: &mut Solver, moves: &[Peg], budget: u64) -> bool {
+    let (n, m) = (solver.n(), solver.m());
+    let Some(want) = reference::value_within(n, m, moves, budget).unwrap() else {
+        return false;
+    };
+    let game = game_of(n, m, moves);
+    let solution = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+    assert_eq!(solution.value(), Some(want), "{moves:?}\n{game:?}");
+
+    // One-sided answers.
+    for player in [Color::Black, Color::White] {
+        let one = solver
+            .solve(&game, Mode::Wins(player), Limits::default())
+            .unwrap();
+        if want.winner() == Some(player) {
+            assert_eq!(one.value(), Some(want), "{player} wins {moves:?}");
+        } else {
+            // Not a win for `player`: the bound says so, and the value lies inside it.
+            let b = one.bounds;
+            assert!(b.lower <= want && want <= b.upper, "{b:?} {want:?}");
+            let not_win = if player == Color::Black {
+                b.upper <= Value::Draw
+            } else {
+                b.lower >= Value::Draw
+            };
+            assert!(not_win, "{player} does not win: {b:?} {moves:?}");
+        }
+    }
+
+    // The best move keeps the value.
+    let best = solution
+        .best_move
+        .expect("an undecided position has a move");
+    let mut after = moves.to_vec();
+    after.push(best);
+    assert_eq!(
+        reference::value(n, m, &after).unwrap(),
+        want,
+        "best move {best} of {moves:?}"
+    );
+
+    // A win: the principal variation is legal and ends in the winner's sequence, and the
+    // checker proves it.
+    if let Some(winner) = want.winner() {
+        let pv = &solution.principal_variation;
+        assert_eq!(pv.first(), Some(&best));
+        let mut g = game.clone();
+        let mut last = None;
+        for p in pv {
+            assert_eq!(last, None, "the variation goes on after the game ends");
+            last = g.play(p.x, p.y).unwrap();
+        }
+        assert!(
+            matches!(last, Some(Outcome::Win { color, .. }) if color == winner),
+            "{pv:?} from {moves:?}"
+        );
+        let proof = solver.check_win(&game, winner, Limits::default()).unwrap();
+        assert!(proof.positions >= 1);
+        // The loser cannot be proven a winner.
+        assert!(matches!(
+            solver.check_win(&game, winner.other(), Limits::default()),
+            Err(ProofError::NotAWin { .. })
+        ));
+    } else {
+        assert!(solution.principal_variation.is_empty());
+    }
+    true
+}
+
+/// Reference trees above this many positions are skipped (a few per cent of the cases; the
+/// reference costs tens of microseconds a position in test builds).
+const BUDGET: u64 = 1 << 15;
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 1500,
+        max_global_rejects: 1500,
+        ..ProptestConfig::default()
+    })]
+    #[test]
+    fn agrees_with_minimax_on_3x3x3(seed in any::<u64>()) {
+        let mut solver = Solver::new(3, 3, Options::default()).unwrap();
+        prop_assume!(agrees(&mut solver, &position(3, 3, seed), BUDGET));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        max_global_rejects: 600,
+        ..ProptestConfig::default()
+    })]
+    #[test]
+    fn agrees_with_minimax_on_score_four(seed in any::<u64>()) {
+        // A small table, so that entries are replaced all the time.
+        let options = Options::default().with_table_bytes(1 << 12);
+        let mut solver = Solver::new(4, 4, options).unwrap();
+        prop_assume!(agrees(&mut solver, &position(4, 4, seed), BUDGET));
+    }
+
+    #[test]
+    fn agrees_with_minimax_on_4x4x4_three_in_a_row(seed in any::<u64>()) {
+        let mut solver = Solver::new(4, 3, Options::default()).unwrap();
+        prop_assume!(agrees(&mut solver, &position(4, 3, seed), BUDGET));
+    }
+}
+
+#[test]
+fn most_positions_are_compared() {
+    // The skipped share is small: the comparison is not reduced to easy positions.
+    for (n, m) in [(3, 3), (4, 4), (4, 3)] {
+        let mut solver = Solver::new(n, m, Options::default()).unwrap();
+        let compared = (0..100)
+            .filter(|&seed| agrees(&mut solver, &position(n, m, seed), BUDGET))
+            .count();
+        assert!(compared >= 85, "({n}, {m}): {compared} of 100 compared");
+    }
+}
+
+#[test]
+fn small_boards_from_empty_against_minimax() {
+    // Whole games from the empty board where the plain tree is small enough.
+    for (n, m) in [(1, 1), (2, 1), (2, 2), (3, 1), (3, 2)] {
+        let mut solver = Solver::new(n, m, Options::default()).unwrap();
+        assert!(agrees(&mut solver, &[], u64::MAX), "({n}, {m})");
+    }
+}
+
+#[test]
+fn the_first_player_wins_three_in_a_row_up_to_five() {
+    // Published for 3×3×3 by a full enumeration of its states; here each is proven by the
+    // checker too.
+    for n in 3..=5 {
+        let mut solver = Solver::new(n, 3, Options::default()).unwrap();
+        let game = Game::new(n, 3).unwrap();
+        let solution = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+        assert_eq!(solution.value(), Some(Value::BlackWins), "n = {n}");
+        solver
+            .check_win(&game, Color::Black, Limits::default())
+            .unwrap();
+    }
+}
+
+#[test]
+fn errors_change_nothing() {
+    assert_eq!(
+        Solver::new(8, 4, Options::default()).err(),
+        Some(SolverError::Size(SizeError::Side { n: 8 }))
+    );
+    assert_eq!(
+        Solver::new(4, 5, Options::default()).err(),
+        Some(SolverError::Size(SizeError::Length { n: 4, m: 5 }))
+    );
+    assert_eq!(
+        Solver::new(4, 4, Options::default().with_threads(0)).err(),
+        Some(SolverError::NoThreads)
+    );
+    let mut solver = Solver::new(3, 3, Options::default()).unwrap();
+    let other = Game::new(4, 3).unwrap();
+    assert_eq!(
+        solver.solve(&other, Mode::Full, Limits::default()),
+        Err(SolverError::WrongSize {
+            game: (4, 3),
+            solver: (3, 3)
+        })
+    );
+    let won = game_of(
+        3,
+        3,
+        &[(1, 1), (2, 1), (1, 1), (2, 1), (1, 1)].map(|(x, y)| Peg::new(x, y)),
+    );
+    assert_eq!(won.outcome().map(|o| o.to_string()), Some("Black 5".into()));
+    assert_eq!(
+        solver.solve(&won, Mode::Full, Limits::default()),
+        Err(SolverError::Decided)
+    );
+    assert!(matches!(
+        solver.check_win(&won, Color::Black, Limits::default()),
+        Err(ProofError::Solver(SolverError::Decided))
+    ));
+    // The solver still works after the errors.
+    let game = Game::new(3, 3).unwrap();
+    let solution = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+    assert_eq!(solution.value(), Some(Value::BlackWins));
+}
+
+#[test]
+fn a_limit_gives_bounds_never_a_guess() {
+    // A Score Four position that takes more than 100 000 nodes; its value, then searches cut
+    // short at growing node limits: whatever they prove contains the value.
+    let mut rng = Rng::new(2024);
+    let (game, value) = loop {
+        let moves = quiet_game(4, 4, &mut rng);
+        if moves.len() < 24 {
+            continue;
+        }
+        let game = game_of(4, 4, &moves[..24]);
+        let mut solver = Solver::new(4, 4, Options::default()).unwrap();
+        let full = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+        if full.stats.nodes > 100_000 {
+            break (game, full.value().unwrap());
+        }
+    };
+    for limit in [1u64, 5000, 20_000, 60_000] {
+        let mut fresh = Solver::new(4, 4, Options::default()).unwrap();
+        let limits = Limits {
+            nodes: Some(limit),
+            ..Limits::default()
+        };
+        let s = fresh.solve(&game, Mode::Full, limits).unwrap();
+        assert!(s.bounds.lower <= value && value <= s.bounds.upper, "{s:?}");
+        assert_eq!(s.value(), None, "limit {limit}: {s:?}");
+        assert_eq!(s.best_move, None);
+        assert!(s.principal_variation.is_empty());
+        // The limit is looked at every few thousand nodes.
+        assert!(s.stats.nodes < limit + 10_000, "{limit}: {}", s.stats.nodes);
+    }
+    assert_eq!(Bounds::UNKNOWN.exact(), None);
+}
+
+#[test]
+fn the_answer_does_not_depend_on_threads_or_table_size() {
+    let mut rng = Rng::new(99);
+    for _ in 0..12 {
+        let moves = quiet_game(4, 4, &mut rng);
+        let moves = &moves[..moves.len().min(34)];
+        let game = game_of(4, 4, moves);
+        let mut answers = Vec::new();
+        for (threads, bytes) in [(1, 1 << 20), (2, 1 << 20), (2, 1 << 14), (1, 1 << 24)] {
+            let options = Options::default()
+                .with_threads(threads)
+                .with_table_bytes(bytes);
+            let mut solver = Solver::new(4, 4, options).unwrap();
+            let s = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+            answers.push((s.value(), s.best_move, s.principal_variation));
+        }
+        assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+    }
+}
