@@ -85,9 +85,9 @@ impl<F: Format> Piece<F> {
     }
 }
 
-/// Line feeds in `bytes`, on the best SIMD back end of the CPU.
+/// Line feeds in `bytes`.
 pub(super) fn count_lines(bytes: &[u8]) -> u64 {
-    crate::simd::count_byte_on(crate::simd::Backend::detect(), bytes, b'\n')
+    crate::simd::count_byte(bytes, b'\n')
 }
 
 /// Position bookkeeping for error messages: line and column of the block's first byte.

@@ -92,10 +92,11 @@ impl Game {
             self.heights.fill(0);
             self.len = 0;
             self.outcome = None;
-            self.hash = 0;
         } else {
             while self.undo().is_some() {}
         }
+        // The empty board's key; also restores it after `play_unhashed`.
+        self.hash = 0;
     }
 
     /// Empties the board for a game of a new size, reusing this value's memory.
@@ -227,6 +228,24 @@ impl Game {
     /// unchanged.
     #[inline]
     pub fn play(&mut self, x: u32, y: u32) -> Result<Option<Outcome>, PlayError> {
+        self.play_with::<true>(x, y)
+    }
+
+    /// [`Game::play`] for the judge, which never asks for the hash: the Zobrist key is not
+    /// updated (one table load and XOR per ball, 4 % of the judge's instructions). The hash is
+    /// wrong until the next [`Game::reset`] or [`Game::resize`], which restore it; the judge's
+    /// scratch game, the only caller, is always resized before a dataset and never hashed.
+    #[inline]
+    pub(super) fn play_unhashed(&mut self, x: u32, y: u32) -> Result<Option<Outcome>, PlayError> {
+        self.play_with::<false>(x, y)
+    }
+
+    #[inline(always)]
+    fn play_with<const HASH: bool>(
+        &mut self,
+        x: u32,
+        y: u32,
+    ) -> Result<Option<Outcome>, PlayError> {
         if self.outcome.is_some() {
             return Err(PlayError::GameOver);
         }
@@ -242,18 +261,21 @@ impl Game {
                 peg: Peg::new(x, y),
             });
         }
-        Ok(self.drop_ball(peg, z))
+        Ok(self.drop_ball::<HASH>(peg, z))
     }
 
-    /// Places the ball (peg checked, not full, game undecided) and detects a win.
+    /// Places the ball (peg checked, not full, game undecided) and detects a win; updates the
+    /// Zobrist key when `HASH`.
     #[inline(always)]
-    fn drop_ball(&mut self, peg: usize, z: u8) -> Option<Outcome> {
+    fn drop_ball<const HASH: bool>(&mut self, peg: usize, z: u8) -> Option<Outcome> {
         let color = usize::from(self.len & 1);
         self.heights[peg] = z + 1;
         self.moves[usize::from(self.len)] = peg as u8;
         self.len += 1;
         let b = usize::from(bit(peg as u32 & 7, peg as u32 >> 3, u32::from(z)));
-        self.hash ^= zobrist::key(color, b);
+        if HASH {
+            self.hash ^= zobrist::key(color, b);
+        }
         let win = mark::<true>(&mut self.lines[color], b, &RUNS[usize::from(self.m)]);
         if self.threats_valid {
             let [black, white] = &self.lines;
@@ -436,5 +458,36 @@ impl fmt::Debug for Game {
             writeln!(f)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Game;
+
+    #[test]
+    fn reset_restores_the_hash_after_unhashed_play() {
+        // Short games are undone ball by ball, long ones cleared: both paths.
+        for balls in [3, 12] {
+            let mut judged = Game::new(4, 4).unwrap();
+            let mut hashed = Game::new(4, 4).unwrap();
+            for k in 0..balls {
+                let (x, y) = (k % 4 + 1, k / 4 % 4 + 1);
+                judged.play_unhashed(x, y).unwrap();
+                hashed.play(x, y).unwrap();
+            }
+            assert_ne!(hashed.hash(), 0);
+            judged.reset();
+            assert_eq!(judged, Game::new(4, 4).unwrap());
+            for (x, y) in [(2, 3), (1, 1)] {
+                judged.play(x, y).unwrap();
+            }
+            hashed.reset();
+            for (x, y) in [(2, 3), (1, 1)] {
+                hashed.play(x, y).unwrap();
+            }
+            assert_eq!(judged.hash(), hashed.hash());
+            assert_eq!(judged, hashed);
+        }
     }
 }

@@ -86,7 +86,7 @@ impl Format for Judge {
         while k < p {
             k += 1;
             let (x, y, at) = read_move(sc, n)?;
-            match game.play(x, y) {
+            match game.play_unhashed(x, y) {
                 Ok(None) => {}
                 Ok(Some(outcome)) => {
                     skip_moves(sc, game, p - k)?;
