@@ -197,6 +197,17 @@ fn conformance_through_a_pipe() {
     gtp.input.write_all(b"\xff\xfe name").unwrap();
     assert!(gtp.ask("").starts_with("? unknown command"));
     assert_eq!(gtp.ok("name"), "bitgames");
+    // An over-long line (4 MiB, past the 1 MiB limit) gets an error reply, is skipped, and
+    // changes nothing: the position before it is still there.
+    assert_eq!(gtp.ok("boardsize 4"), "");
+    assert_eq!(gtp.ok("play w a1"), "");
+    let long = format!("play b {}", "b".repeat(4 << 20));
+    assert_eq!(
+        gtp.ask(&long).trim_end(),
+        "? line too long: a command has at most 1048576 bytes"
+    );
+    assert_eq!(gtp.ok("name"), "bitgames");
+    assert!(gtp.ask("play b a1").starts_with("? "), "a1 is still taken");
     gtp.quit();
 }
 

@@ -1,6 +1,6 @@
 //! `bitgames gtp havannah`: a GTP engine on standard input and output.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use bitgames::havannah::agent::{Agent, Greedy, Random};
 use bitgames::havannah::gtp::Engine;
@@ -53,6 +53,9 @@ pub struct GtpArgs {
     swap: bool,
 }
 
+/// The longest command line read (bytes, line feed included); a longer line gets an error reply.
+const MAX_LINE: usize = 1 << 20;
+
 /// Answers GTP commands from standard input until `quit` or the end of the input.
 pub fn run(args: &GtpArgs) -> Result<(), Failure> {
     let GtpGame::Havannah = args.game;
@@ -65,13 +68,30 @@ pub fn run(args: &GtpArgs) -> Result<(), Failure> {
         RingArg::CodeJam => RingRule::CodeJam,
     };
     let mut engine = Engine::new(agent, Rules::default().ring(ring).swap(args.swap));
-    let stdin = io::stdin().lock();
+    let mut stdin = io::stdin().lock();
     let mut stdout = io::stdout().lock();
-    for line in stdin.split(b'\n') {
-        let line = line.map_err(|e| Failure::run(format!("<stdin>: {e}")))?;
-        // Bytes that are not UTF-8 cannot form a command: the engine answers with an error.
-        let line = String::from_utf8_lossy(&line);
-        if let Some(reply) = engine.respond(&line) {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let read = (&mut stdin)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Failure::run(format!("<stdin>: {e}")))?;
+        if read == 0 {
+            break;
+        }
+        let reply = if line.len() > MAX_LINE && line.last() != Some(&b'\n') {
+            // Memory stays bounded whatever the input: the rest of the line is skipped unread.
+            skip_line(&mut stdin).map_err(|e| Failure::run(format!("<stdin>: {e}")))?;
+            Some(format!(
+                "? line too long: a command has at most {MAX_LINE} bytes\n\n"
+            ))
+        } else {
+            // Bytes that are not UTF-8 cannot form a command: the engine answers with an error.
+            let command = line.strip_suffix(b"\n").unwrap_or(&line);
+            engine.respond(&String::from_utf8_lossy(command))
+        };
+        if let Some(reply) = reply {
             let written = stdout
                 .write_all(reply.as_bytes())
                 .and_then(|()| stdout.flush());
@@ -86,4 +106,20 @@ pub fn run(args: &GtpArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// Consumes input up to and including the next line feed (or to the end).
+fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if let Some(end) = buf.iter().position(|&b| b == b'\n') {
+            input.consume(end + 1);
+            return Ok(());
+        }
+        let all = buf.len();
+        input.consume(all);
+    }
 }
