@@ -9,8 +9,8 @@
 //! block that is not the last is not an error but [`Stop::Incomplete`]: the driver keeps the
 //! unfinished dataset, reads more input behind it and tries again.
 //!
-//! [`window`] (crate-internal) cuts a whole window of input into numbers in one pass, for a
-//! judge's fast path.
+//! The crate-internal `window` module cuts a whole window of input into numbers in one pass, for
+//! a judge's fast path (the grid judge's).
 
 pub(crate) mod window;
 

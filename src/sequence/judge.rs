@@ -1,4 +1,5 @@
-//! The judge format of "Make a Sequence" (ICPC Asia Regional 2004, AOJ 1249).
+//! The judge format of "Make a Sequence" (ICPC Asia Regional Ehime 2004, Problem B;
+//! [AOJ 1249](https://onlinejudge.u-aizu.ac.jp/problems/1249)).
 //!
 //! Datasets `n m p` followed by p moves `x y`, until `0 0 0`; one answer line per dataset:
 //! `Black k`, `White k` or `Draw`. Moves after the deciding move are read and checked (a peg

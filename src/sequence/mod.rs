@@ -1,5 +1,6 @@
-//! "Make a Sequence": 3-D gravity connect-m on an n×n×n cube (ICPC Asia Regional, Japan 2004;
-//! on the Aizu Online Judge as [problem 1249](https://onlinejudge.u-aizu.ac.jp/problems/1249)).
+//! "Make a Sequence": 3-D gravity connect-m on an n×n×n cube (ICPC Asia Regional Contest, Ehime
+//! 2004, Problem B; on the Aizu Online Judge as
+//! [problem 1249](https://onlinejudge.u-aizu.ac.jp/problems/1249)).
 //!
 //! Black and White drop balls on n×n pegs in turn; the first to make m or more of their balls
 //! consecutive in a straight line (13 directions) wins.

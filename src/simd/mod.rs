@@ -6,12 +6,12 @@
 //! Following memchr's pattern, the algorithm is written once, generic over the internal
 //! `Vector` trait, and compiled for each back end:
 //!
-//! - [`Portable`]: eight `u64` words, runs everywhere (and under Miri);
-//! - `Avx2` and `Avx512` (x86_64 only): constructed through `new() -> Option<Self>`, which checks
+//! - `Portable` ([`Backend::Portable`]): eight `u64` words, runs everywhere (and under Miri);
+//! - `Avx2` and `Avx512` ([`Backend::Avx2`], [`Backend::Avx512`]; x86_64 only): constructed through `new() -> Option<Self>`, which checks
 //!   the CPU at run time, so holding one proves the instructions exist.
 //!
 //! [`Backend::detect`] picks the best back end once per process; every back end is tested
-//! against [`Portable`] on random vectors and every shift.
+//! against the portable one on random vectors and every shift.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
