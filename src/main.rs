@@ -35,7 +35,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let result = match Cli::parse().command {
+    let command = Cli::parse().command;
+    if let Err(failure) = cli::check_simd_env() {
+        eprintln!("error: {failure}");
+        return ExitCode::from(failure.code);
+    }
+    let result = match command {
         Command::Sequence(args) => cli::judge::run(&bitgames::sequence::judge::Judge, &args),
         Command::Havannah(args) => cli::judge::run(&bitgames::havannah::judge::Judge, &args),
         Command::Grid(args) => cli::judge::run(&bitgames::grid::judge::Judge, &args),

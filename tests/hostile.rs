@@ -178,9 +178,36 @@ fn bad_flags_are_usage_errors() {
     for args in cases {
         bitgames()
             .args(*args)
+            .env_remove("BITGAMES_SIMD")
             .assert()
             .code(2)
             .stdout("")
             .stderr(predicate::str::starts_with("error: ").or(predicate::str::contains("Usage:")));
+    }
+}
+
+/// A `BITGAMES_SIMD` value that means nothing is a usage error naming the expected values, not a
+/// silent fall-back to the best back end; the known values (any case) are accepted.
+#[test]
+fn an_unknown_simd_cap_is_a_usage_error() {
+    for value in ["avx3", "sse", "1"] {
+        bitgames()
+            .args(["sequence", "tests/data/sequence.in"])
+            .env("BITGAMES_SIMD", value)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!(
+                "error: BITGAMES_SIMD={value}: expected avx512, avx2 or portable (or unset, for \
+                 the best back end of the CPU)\n"
+            ));
+    }
+    for value in ["", "AVX512", "avx2", "Portable"] {
+        bitgames()
+            .args(["sequence", "tests/data/sequence.in"])
+            .env("BITGAMES_SIMD", value)
+            .assert()
+            .success()
+            .stdout(include_str!("data/sequence.out"));
     }
 }

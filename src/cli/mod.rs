@@ -40,6 +40,23 @@ impl Failure {
     }
 }
 
+/// Checks the `BITGAMES_SIMD` cap before any work: unset, empty, `avx512`, `avx2` or
+/// `portable` (any case); anything else is a usage error rather than a silent default.
+pub fn check_simd_env() -> Result<(), Failure> {
+    let Some(value) = std::env::var_os("BITGAMES_SIMD") else {
+        return Ok(());
+    };
+    let known = ["", "avx512", "avx2", "portable"];
+    match value.to_str() {
+        Some(v) if known.iter().any(|k| v.eq_ignore_ascii_case(k)) => Ok(()),
+        _ => Err(Failure::usage(format!(
+            "BITGAMES_SIMD={}: expected avx512, avx2 or portable (or unset, for the best back \
+             end of the CPU)",
+            value.to_string_lossy()
+        ))),
+    }
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
