@@ -177,9 +177,18 @@ fn text_output_names_every_figure() {
                 .and(predicate::str::contains("nodes: "))
                 .and(predicate::str::contains("nodes/s: "))
                 .and(predicate::str::contains("table hit rate: "))
+                .and(predicate::str::contains("(256 MiB table)"))
                 .and(predicate::str::contains("time: ")),
         )
         .stderr("");
+    // The table's size as allocated: rounded down to a power of two of 16-byte buckets.
+    for (asked, got) in [("3000", "(2 KiB table)"), ("16", "(16 bytes table)")] {
+        bitgames()
+            .args(["solve", "--n", "3", "--m", "3", "--tt-size", asked])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(got));
+    }
 }
 
 #[test]

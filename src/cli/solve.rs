@@ -209,6 +209,16 @@ fn value_key(v: Value) -> &'static str {
     }
 }
 
+/// A size in bytes as `--tt-size` takes it: GiB, MiB or KiB when it is a whole number of them.
+fn size_text(bytes: usize) -> String {
+    [(30, "GiB"), (20, "MiB"), (10, "KiB")]
+        .into_iter()
+        .find(|&(shift, _)| bytes >= 1 << shift && bytes % (1 << shift) == 0)
+        .map_or(format!("{bytes} bytes"), |(shift, unit)| {
+            format!("{} {unit}", bytes >> shift)
+        })
+}
+
 /// A peg as typed on the command line.
 fn peg_text(p: Peg) -> String {
     format!("{} {}", p.x, p.y)
@@ -407,10 +417,10 @@ impl Report<'_> {
             self.args.threads
         );
         out += &format!(
-            "table hit rate: {:.1} % of {} probes ({} MiB table)\n",
+            "table hit rate: {:.1} % of {} probes ({} table)\n",
             100.0 * s.stats.hit_rate(),
             s.stats.table_probes,
-            self.table_bytes >> 20
+            size_text(self.table_bytes)
         );
         out += &format!("time: {:.3} s\n", s.stats.elapsed.as_secs_f64());
         out
