@@ -213,7 +213,7 @@ fn value_key(v: Value) -> &'static str {
 fn size_text(bytes: usize) -> String {
     [(30, "GiB"), (20, "MiB"), (10, "KiB")]
         .into_iter()
-        .find(|&(shift, _)| bytes >= 1 << shift && bytes % (1 << shift) == 0)
+        .find(|&(shift, _)| bytes >= 1 << shift && bytes.is_multiple_of(1 << shift))
         .map_or(format!("{bytes} bytes"), |(shift, unit)| {
             format!("{} {unit}", bytes >> shift)
         })
