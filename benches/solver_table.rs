@@ -4,14 +4,15 @@
 //!
 //! `cargo bench --bench solver_table -- [--stones 40,36,32,30,28] [--positions 10]
 //! [--mode one-sided|full] [--positions-from plain|careful] [--seed 1] [--tt-size-mib 1024]
-//! [--threads 1]`
+//! [--threads 1] [--check]`
 //!
 //! A position is the first k moves of a seeded random game (the same positions on every run):
 //! `plain` play never completes a line while a ball that does not is left (no win yet; the
 //! player to move can often win at once), `careful` play also never lets the opponent complete
 //! one with its next ball (the player to move cannot win at once). The mode says what was asked:
 //! `one-sided` (does Black win? a draw counts as a loss, the question the TUM solver answers) or
-//! `full` (win, draw or loss).
+//! `full` (win, draw or loss). With `--check`, every win is then re-proven by the proof
+//! checker ([`Solver::check_win`], not timed): the bench stops if one is not confirmed.
 
 use std::time::Instant;
 
@@ -30,6 +31,7 @@ struct Args {
     table_mib: usize,
     threads: usize,
     careful: bool,
+    check: bool,
 }
 
 fn args() -> Args {
@@ -41,6 +43,7 @@ fn args() -> Args {
         table_mib: 1024,
         threads: 1,
         careful: false,
+        check: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -58,6 +61,7 @@ fn args() -> Args {
             "--tt-size-mib" => a.table_mib = value().parse().expect("--tt-size-mib: a number"),
             "--threads" => a.threads = value().parse().expect("--threads: a number"),
             "--positions-from" => a.careful = value() == "careful",
+            "--check" => a.check = true,
             // cargo bench passes --bench; criterion-style filters are ignored.
             _ => {}
         }
@@ -110,16 +114,16 @@ fn main() {
         a.threads
     );
     println!(
-        "| stones | positions | mean time (s) | median (s) | max (s) | mean nodes | M nodes/s | Black wins | TUM (s) | speed-up |"
+        "| stones | positions | mean time (s) | median (s) | max (s) | mean nodes | M nodes/s | Black wins | wins checked | TUM (s) | speed-up |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let options = Options::default()
         .with_table_bytes(a.table_mib << 20)
         .with_threads(a.threads);
     let mut solver = Solver::new(4, 4, options).unwrap();
     for &stones in &a.stones {
         let mut rng = Rng::new(a.seed ^ u64::from(stones) << 32);
-        let (mut times, mut nodes, mut wins) = (Vec::new(), 0u64, 0);
+        let (mut times, mut nodes, mut wins, mut checked) = (Vec::new(), 0u64, 0, 0);
         while times.len() < a.positions {
             let moves = random_game(&mut rng, a.careful);
             if moves.len() < stones as usize {
@@ -145,6 +149,16 @@ fn main() {
                 s.stats.hit_rate(),
                 s.stats.table_probes as f64 / s.stats.nodes as f64
             );
+            if let Some(winner) = s.value().and_then(|v| v.winner()).filter(|_| a.check) {
+                let proof = solver
+                    .check_win(&game, winner, Limits::default())
+                    .unwrap_or_else(|e| panic!("{stones} stones: {e}"));
+                eprintln!(
+                    "    {winner} wins: checked, {} positions, {} defences",
+                    proof.positions, proof.defences
+                );
+                checked += 1;
+            }
             times.push(t);
             nodes += s.stats.nodes;
             wins += usize::from(won);
@@ -156,11 +170,16 @@ fn main() {
         let median = sorted[sorted.len() / 2];
         let tum = TUM.iter().find(|(s, _)| *s == stones).map(|t| t.1);
         println!(
-            "| {stones} | {} | {mean:.4} | {median:.4} | {:.4} | {} | {:.1} | {wins} | {} | {} |",
+            "| {stones} | {} | {mean:.4} | {median:.4} | {:.4} | {} | {:.1} | {wins} | {} | {} | {} |",
             times.len(),
             sorted[sorted.len() - 1],
             nodes / times.len() as u64,
             nodes as f64 / total / 1e6,
+            if a.check {
+                checked.to_string()
+            } else {
+                "-".into()
+            },
             tum.map_or("".into(), |t| format!("{t}")),
             tum.map_or("".into(), |t| format!("{:.0}x", t / mean)),
         );

@@ -32,6 +32,9 @@ enum Command {
     Simulate(cli::simulate::SimulateArgs),
     /// Simulate every board size (n, m), 3 <= m <= n <= 7: a table (CSV, JSON) and a figure.
     Sweep(cli::sweep::SweepArgs),
+    /// Solve a 3-D Sequence position exactly: its value (win, draw or loss), a best move and,
+    /// for a win, the principal variation.
+    Solve(cli::solve::SolveArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
         Command::Gtp(args) => cli::gtp::run(&args),
         Command::Simulate(args) => cli::simulate::run(&args),
         Command::Sweep(args) => cli::sweep::run(&args),
+        Command::Solve(args) => cli::solve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -267,6 +267,7 @@ fn a_limit_gives_bounds_never_a_guess() {
         let s = fresh.solve(&game, Mode::Full, limits).unwrap();
         assert!(s.bounds.lower <= value && value <= s.bounds.upper, "{s:?}");
         assert_eq!(s.value(), None, "limit {limit}: {s:?}");
+        assert!(s.stopped, "limit {limit}: {s:?}");
         assert_eq!(s.best_move, None);
         assert!(s.principal_variation.is_empty());
         // The limit is looked at every few thousand nodes.
@@ -289,6 +290,7 @@ fn the_answer_does_not_depend_on_threads_or_table_size() {
                 .with_table_bytes(bytes);
             let mut solver = Solver::new(4, 4, options).unwrap();
             let s = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+            assert!(!s.stopped, "{s:?}");
             answers.push((s.value(), s.best_move, s.principal_variation));
         }
         assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");

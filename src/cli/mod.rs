@@ -5,6 +5,7 @@ pub mod grid_table;
 pub mod gtp;
 pub mod judge;
 pub mod simulate;
+pub mod solve;
 pub mod sweep;
 
 use std::fmt;

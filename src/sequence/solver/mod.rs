@@ -258,6 +258,9 @@ pub struct Solution {
     /// the winner's open threat when there is one, else the first that does not lose at once),
     /// ending with the winning ball. Empty otherwise.
     pub principal_variation: Vec<Peg>,
+    /// Did a limit end the search before it had found all it was asked (the value, the best
+    /// move and, for a win, the principal variation)? What it reports is still proven.
+    pub stopped: bool,
     /// Counters.
     pub stats: Stats,
 }
@@ -617,6 +620,7 @@ fn solve_on<B: Bits>(
         bounds: Bounds::of_bound(proven, mover),
         best_move: None,
         principal_variation: Vec::new(),
+        stopped: !complete,
         stats,
     };
     if !complete {
@@ -637,6 +641,7 @@ fn solve_on<B: Bits>(
     });
     searcher.flush();
     solution.stats.add(searcher.counts);
+    solution.stopped = searcher.stopped;
     solution.best_move = best.map(|p| search::peg_of_index(g.n, p));
     solution.principal_variation = pv
         .into_iter()
