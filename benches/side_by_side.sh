@@ -12,6 +12,10 @@ cd "$(dirname "$0")/.."
 baselines="${BASELINES:-../shared/baselines}"
 work="${WORK:-/tmp/bitgames-bench}"
 mkdir -p "$work"
+if ! command -v hyperfine >/dev/null 2>&1; then
+    # 1.20 is the last release that builds on the project's Rust (1.95).
+    cargo install --locked hyperfine@1.20.0
+fi
 cargo build --release --quiet --bin bitgames --examples
 bin=target/release/bitgames
 
@@ -21,15 +25,19 @@ run() {
     g++ -O2 -o "$work/base_$game" "$baselines/$cpp"
     "target/release/examples/$gen" "$@" > "$work/$name.in"
     "$work/base_$game" < "$work/$name.in" > "$work/$name.base.out"
-    for threads in 1 2; do
-        "$bin" "$game" --threads "$threads" "$work/$name.in" > "$work/$name.out"
-        cmp "$work/$name.base.out" "$work/$name.out"
+    for simd in "" portable; do
+        for threads in 1 2; do
+            BITGAMES_SIMD=$simd "$bin" "$game" --threads "$threads" "$work/$name.in" > "$work/$name.out"
+            cmp "$work/$name.base.out" "$work/$name.out"
+        done
     done
     echo "$name: $(wc -c < "$work/$name.in") bytes of input, outputs identical"
     hyperfine --warmup 2 --runs 10 \
         -n "baseline $cpp (g++ -O2)" "$work/base_$game < $work/$name.in" \
         -n "bitgames $game --threads 1" "$bin $game --threads 1 $work/$name.in" \
-        -n "bitgames $game (all cores)" "$bin $game $work/$name.in"
+        -n "bitgames $game (all cores)" "$bin $game $work/$name.in" \
+        -n "bitgames $game --threads 1, BITGAMES_SIMD=portable" \
+        "BITGAMES_SIMD=portable $bin $game --threads 1 $work/$name.in"
 }
 
 games=("$@")
