@@ -349,7 +349,11 @@ mod tests {
     fn dense_groups_keep_exact_roots_and_lists() {
         let mut rng = crate::rng::Rng::new(12);
         // Under Miri the side-10 board (271 cells, each move checking every spot) takes minutes.
-        let sides: &[u32] = if cfg!(miri) { &[2, 3, 5] } else { &[2, 3, 5, 10] };
+        let sides: &[u32] = if cfg!(miri) {
+            &[2, 3, 5]
+        } else {
+            &[2, 3, 5, 10]
+        };
         for &side in sides {
             let board = Board::new(side).unwrap();
             let mut cells: Vec<Cell> = board.iter().collect();
