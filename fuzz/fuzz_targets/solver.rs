@@ -17,7 +17,7 @@ struct Input {
 }
 
 /// Positions with larger minimax trees are skipped.
-const BUDGET: u64 = 20_000;
+const BUDGET: u64 = 3_000;
 
 /// Solver nodes the proof checker may spend; a proof stopped there is neither right nor wrong.
 /// (Unbounded, one proof of a (4, 4) win could take a minute under AddressSanitizer.)
