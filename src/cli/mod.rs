@@ -41,21 +41,10 @@ impl Failure {
     }
 }
 
-/// Checks the `BITGAMES_SIMD` cap before any work: unset, empty, `avx512`, `avx2` or
-/// `portable` (any case); anything else is a usage error rather than a silent default.
+/// Checks the `BITGAMES_SIMD` cap before any work ([`bitgames::simd::check_env`]): a value
+/// that means nothing is a usage error rather than a silent default.
 pub fn check_simd_env() -> Result<(), Failure> {
-    let Some(value) = std::env::var_os("BITGAMES_SIMD") else {
-        return Ok(());
-    };
-    let known = ["", "avx512", "avx2", "portable"];
-    match value.to_str() {
-        Some(v) if known.iter().any(|k| v.eq_ignore_ascii_case(k)) => Ok(()),
-        _ => Err(Failure::usage(format!(
-            "BITGAMES_SIMD={}: expected avx512, avx2 or portable (or unset, for the best back \
-             end of the CPU)",
-            value.to_string_lossy()
-        ))),
-    }
+    bitgames::simd::check_env().map_err(Failure::usage)
 }
 
 impl fmt::Display for Failure {

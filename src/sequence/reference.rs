@@ -6,7 +6,7 @@
 
 use super::{Color, Outcome, Peg, PlayError};
 
-/// The 13 directions of the spec, as written there.
+/// The 13 directions of a line (one of each pair of opposite directions).
 const DIRECTIONS: [(i32, i32, i32); 13] = [
     (1, 0, 0),
     (0, 1, 0),

@@ -121,11 +121,15 @@ impl Backend {
             2 => return Backend::Avx512,
             _ => {}
         }
-        let cap = std::env::var("BITGAMES_SIMD").unwrap_or_default();
-        let best = if cfg!(miri) || cap.eq_ignore_ascii_case("portable") {
+        // A value that means nothing caps nothing here; the CLI refuses it (`check_env`).
+        let cap = std::env::var("BITGAMES_SIMD")
+            .ok()
+            .and_then(|v| cap_of(&v))
+            .flatten();
+        let best = if cfg!(miri) || cap == Some(Backend::Portable) {
             Backend::Portable
         } else {
-            let wanted: &[Backend] = if cap.eq_ignore_ascii_case("avx2") {
+            let wanted: &[Backend] = if cap == Some(Backend::Avx2) {
                 &[Backend::Avx2]
             } else {
                 &[Backend::Avx512, Backend::Avx2]
@@ -138,6 +142,41 @@ impl Backend {
         };
         DETECTED.store(best as u8, Ordering::Relaxed);
         best
+    }
+}
+
+/// The cap a value of `BITGAMES_SIMD` sets (any case): `Some(None)` for none (empty or
+/// `avx512`: the best back end of the CPU), `Some(Some(b))` for `avx2` or `portable`, and
+/// `None` for a value that means nothing.
+fn cap_of(value: &str) -> Option<Option<Backend>> {
+    [
+        ("", None),
+        ("avx512", None),
+        ("avx2", Some(Backend::Avx2)),
+        ("portable", Some(Backend::Portable)),
+    ]
+    .into_iter()
+    .find(|(name, _)| value.eq_ignore_ascii_case(name))
+    .map(|(_, cap)| cap)
+}
+
+/// Checks the environment variable `BITGAMES_SIMD` before any work: unset, empty, `avx512`,
+/// `avx2` or `portable` (any case).
+///
+/// # Errors
+/// A message naming the accepted values when it is set to anything else ([`Backend::detect`]
+/// would ignore such a value and choose the best back end).
+pub fn check_env() -> Result<(), String> {
+    let Some(value) = std::env::var_os("BITGAMES_SIMD") else {
+        return Ok(());
+    };
+    match value.to_str().and_then(cap_of) {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "BITGAMES_SIMD={}: expected avx512, avx2 or portable (or unset, for the best back \
+             end of the CPU)",
+            value.to_string_lossy()
+        )),
     }
 }
 
