@@ -9,11 +9,9 @@
 # /tmp/bitgames-instructions) receives the binaries, inputs and outputs. Needs valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-baselines="${BASELINES:-../shared/baselines}"
 work="${WORK:-/tmp/bitgames-instructions}"
-mkdir -p "$work"
-cargo build --release --quiet --bin bitgames --examples
-bin=target/release/bitgames
+# shellcheck source=benches/prepare.sh
+source benches/prepare.sh
 
 count() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
@@ -21,15 +19,9 @@ count() {
 }
 
 run() {
-    local name=$1 game=$2 cpp=$3 gen=$4
+    local name=$1 game=$2 gen=$4
+    prepare "$@"
     shift 4
-    g++ -O2 -o "$work/base_$game" "$baselines/$cpp"
-    "target/release/examples/$gen" "$@" > "$work/$name.in"
-    "$work/base_$game" < "$work/$name.in" > "$work/$name.base.out"
-    for simd in "" portable; do
-        BITGAMES_SIMD=$simd "$bin" "$game" --threads 1 "$work/$name.in" > "$work/$name.out"
-        cmp "$work/$name.base.out" "$work/$name.out"
-    done
     local base best portable
     base=$(count "$work/base_$game" < "$work/$name.in")
     best=$(count "$bin" "$game" --threads 1 "$work/$name.in")

@@ -9,28 +9,17 @@
 # /tmp/bitgames-bench) receives the binaries, inputs and outputs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-baselines="${BASELINES:-../shared/baselines}"
 work="${WORK:-/tmp/bitgames-bench}"
-mkdir -p "$work"
 if ! command -v hyperfine >/dev/null 2>&1; then
     # 1.20 is the last release that builds on the project's Rust (1.95).
     cargo install --locked hyperfine@1.20.0
 fi
-cargo build --release --quiet --bin bitgames --examples
-bin=target/release/bitgames
+# shellcheck source=benches/prepare.sh
+source benches/prepare.sh
 
 run() {
-    local name=$1 game=$2 cpp=$3 gen=$4
-    shift 4
-    g++ -O2 -o "$work/base_$game" "$baselines/$cpp"
-    "target/release/examples/$gen" "$@" > "$work/$name.in"
-    "$work/base_$game" < "$work/$name.in" > "$work/$name.base.out"
-    for simd in "" portable; do
-        for threads in 1 2; do
-            BITGAMES_SIMD=$simd "$bin" "$game" --threads "$threads" "$work/$name.in" > "$work/$name.out"
-            cmp "$work/$name.base.out" "$work/$name.out"
-        done
-    done
+    local name=$1 game=$2 cpp=$3
+    prepare "$@"
     echo "$name: $(wc -c < "$work/$name.in") bytes of input, outputs identical"
     hyperfine --warmup 2 --runs 10 \
         -n "baseline $cpp (g++ -O2)" "$work/base_$game < $work/$name.in" \
