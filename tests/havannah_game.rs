@@ -511,3 +511,109 @@ fn large_boards_play_and_undo_with_memory_for_the_stones_only() {
         );
     }
 }
+
+/// A position reached by random stones from the empty board (stopping before the end), with
+/// `stones` stones at most.
+fn random_position(side: u32, rule: RingRule, stones: u32, seed: u64) -> Game {
+    let mut game = Game::with_rules(side, Rules::default().ring(rule)).unwrap();
+    let mut rng = Rng::new(seed);
+    let cells: Vec<Cell> = game.board().iter().collect();
+    for _ in 0..stones {
+        let empty: Vec<Cell> = cells
+            .iter()
+            .copied()
+            .filter(|c| game.stone(c.x, c.y).is_none())
+            .collect();
+        let c = empty[rng.below(empty.len() as u32) as usize];
+        if game.play(c.x, c.y).unwrap().is_some() {
+            game.undo();
+            break;
+        }
+    }
+    game
+}
+
+/// The empty cells where a stone of `color` would win at once, by trying each one.
+fn winning_cells(game: &Game, color: Color) -> Vec<Cell> {
+    let mut scratch = game.clone();
+    game.board()
+        .iter()
+        .filter(|c| {
+            scratch
+                .wins_with(color, c.x, c.y)
+                .is_ok_and(|w| !w.is_empty())
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// `winning_cell` (read-only, on the union-find) finds a win exactly when trying every
+    /// empty cell with `wins_with` (which plays it) finds one, and names one of them.
+    #[test]
+    fn winning_cell_finds_exactly_the_immediate_wins(
+        side in 2u32..=7,
+        code_jam in any::<bool>(),
+        stones in 0u32..60,
+        seed in any::<u64>(),
+    ) {
+        let rule = if code_jam { RingRule::CodeJam } else { RingRule::Official };
+        let game = random_position(side, rule, stones, seed);
+        for color in [Color::White, Color::Black] {
+            let all = winning_cells(&game, color);
+            match game.winning_cell(color) {
+                Some(cell) => prop_assert!(all.contains(&cell), "{cell} not in {all:?}\n{game:?}"),
+                None => prop_assert!(all.is_empty(), "missed {all:?} for {color:?}\n{game:?}"),
+            }
+        }
+    }
+
+    /// A decisive playout is a legal game the reference agrees with, and at every move it
+    /// takes a win next to the mover's last stone if there is one, else blocks the
+    /// opponent's win next to the opponent's last stone if there is one.
+    #[test]
+    fn decisive_playouts_win_and_block_next_to_the_last_stones(
+        side in 2u32..=7,
+        code_jam in any::<bool>(),
+        stones in 0u32..20,
+        seed in any::<u64>(),
+    ) {
+        let rule = if code_jam { RingRule::CodeJam } else { RingRule::Official };
+        let start = random_position(side, rule, stones, seed);
+        let mut game = start.clone();
+        let outcome = game.playout_decisive(&mut Rng::new(seed ^ 1));
+        prop_assert_eq!(game.outcome(), Some(outcome));
+        let history: Vec<Move> = game.history().collect();
+        let mut slow = Reference::new(side, Rules::default().ring(rule)).unwrap();
+        let mut replay = Game::with_rules(side, Rules::default().ring(rule)).unwrap();
+        let mut last: [Option<Cell>; 2] = [None, None];
+        for (i, &m) in history.iter().enumerate() {
+            let Move::Place(cell) = m else { unreachable!("playouts place stones") };
+            if i >= start.moves_played() as usize {
+                let me = replay.to_move();
+                let near = |color: Color, from: Option<Cell>| -> Vec<Cell> {
+                    let Some(from) = from else { return Vec::new() };
+                    winning_cells(&replay, color)
+                        .into_iter()
+                        .filter(|c| NEIGHBOURS.iter().any(|&(dx, dy)| {
+                            from.x.checked_add_signed(dx) == Some(c.x)
+                                && from.y.checked_add_signed(dy) == Some(c.y)
+                        }))
+                        .collect()
+                };
+                let wins = near(me, last[me.index()]);
+                let blocks = near(me.other(), last[me.other().index()]);
+                if !wins.is_empty() {
+                    prop_assert!(wins.contains(&cell), "move {i}: {cell} is no win of {wins:?}");
+                } else if !blocks.is_empty() {
+                    prop_assert!(blocks.contains(&cell), "move {i}: {cell} blocks none of {blocks:?}");
+                }
+            }
+            last[replay.to_move().index()] = Some(cell);
+            let fast = replay.play(cell.x, cell.y).unwrap();
+            prop_assert_eq!(fast, slow.play(cell.x, cell.y).unwrap(), "move {}", i);
+        }
+        prop_assert_eq!(replay.outcome(), Some(outcome));
+    }
+}

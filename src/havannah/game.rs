@@ -391,6 +391,103 @@ impl Game {
         Ok(wins)
     }
 
+    /// A cell where a stone of `color` would win at once, whoever is to move (`None` once the
+    /// game is over, or when there is none): for the player to move a winning move, for the
+    /// other player a cell the player to move must block. The game is unchanged.
+    ///
+    /// Only cells next to a stone of `color` can win (a lone stone is no structure on a side
+    /// of 2 or more); each is tested in O(1) on the union-find (its arcs' roots, their corners
+    /// and edges, a closed chain), so a call costs O(stones of `color`). Under the Code Jam
+    /// rule a cell that closes a chain is tested on a copy of the game, which searches the
+    /// inside for an empty cell. Deterministic: the first such cell next to the earliest
+    /// stone, in [`NEIGHBOURS`] order.
+    ///
+    /// ```
+    /// use bitgames::havannah::{Cell, Color, Game};
+    /// let mut game = Game::new(2)?;
+    /// game.play(1, 1)?;
+    /// game.play(3, 3)?;
+    /// // On side 2 every border cell is a corner: a stone next to one's own corner stone
+    /// // makes a bridge. White's first such neighbour of (1, 1) is (1, 2); Black's of (3, 3)
+    /// // is (2, 3).
+    /// assert_eq!(game.winning_cell(Color::White), Some(Cell::new(1, 2)));
+    /// assert_eq!(game.winning_cell(Color::Black), Some(Cell::new(2, 3)));
+    /// game.play(1, 2)?;
+    /// assert_eq!(game.winning_cell(Color::Black), None); // the game is over
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn winning_cell(&self, color: Color) -> Option<Cell> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        self.stones
+            .iter()
+            .filter(|s| s.color == color)
+            .find_map(|s| self.winning_neighbour(s.cell, color))
+    }
+
+    /// An empty neighbour of the on-board `cell` where a stone of `color` would win at once.
+    #[inline]
+    fn winning_neighbour(&self, cell: Cell, color: Color) -> Option<Cell> {
+        let around = self.cells.around(self.board, cell);
+        (0..6).find_map(|d| {
+            if around[d] != EMPTY {
+                return None;
+            }
+            let (dx, dy) = NEIGHBOURS[d];
+            let next = Cell::new(
+                cell.x.wrapping_add_signed(dx),
+                cell.y.wrapping_add_signed(dy),
+            );
+            self.would_win(next, color).then_some(next)
+        })
+    }
+
+    /// Would a stone of `color` on the empty on-board `cell` complete a bridge, fork or ring?
+    /// The same test as [`Game::place`], read-only.
+    fn would_win(&self, cell: Cell, color: Color) -> bool {
+        let around = self.cells.around(self.board, cell);
+        let mut own = 0u32;
+        for (d, &slot) in around.iter().enumerate() {
+            if slot < OFF_BOARD && slot_color(slot) == color {
+                own |= 1 << d;
+            }
+        }
+        if own == 0 {
+            return false;
+        }
+        let mut roots = [u32::MAX; 3];
+        let mut count = 0;
+        let mut closed = false;
+        let mut joined = self.cells.border(self.board, cell);
+        let mut starts = u32::from(ARC_STARTS[own as usize]);
+        while starts != 0 {
+            let d = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            let root = self.find(around[d] >> 1);
+            if roots[..count].contains(&root) {
+                closed = true;
+            } else {
+                roots[count] = root;
+                count += 1;
+                joined = joined.with(self.stones[root as usize].border);
+            }
+        }
+        if joined.is_bridge() || joined.is_fork() {
+            return true;
+        }
+        match self.rules.ring_rule() {
+            RingRule::Official => closed || self.fills_a_ring(cell, color, own),
+            RingRule::CodeJam => {
+                closed
+                    && self
+                        .clone()
+                        .wins_with(color, cell.x, cell.y)
+                        .is_ok_and(|wins| !wins.is_empty())
+            }
+        }
+    }
+
     /// The cell (x, y) if a stone may go there now.
     #[inline(always)]
     fn check(&self, x: u32, y: u32) -> Result<Cell, PlayError> {
@@ -600,17 +697,7 @@ impl Game {
         if let Some(outcome) = self.outcome {
             return outcome;
         }
-        if self.board_cells.len() as u64 != self.board.cells() {
-            self.board_cells.clear();
-            self.board_cells.extend(self.board.iter());
-        }
-        let mut empty = std::mem::take(&mut self.empty);
-        empty.clear();
-        empty.extend(
-            self.board_cells
-                .iter()
-                .filter(|&&c| self.cells.get(self.board, c) == EMPTY),
-        );
+        let mut empty = self.take_empty_cells();
         let mut outcome = None;
         for i in 0..empty.len() {
             let j = i + rng.below((empty.len() - i) as u32) as usize;
@@ -623,6 +710,98 @@ impl Game {
         self.empty = empty;
         // A board with no empty cell left ends in a draw or a win on its last stone.
         outcome.unwrap_or(Outcome::Draw)
+    }
+
+    /// [`Game::playout`] with decisive and anti-decisive moves near the last stones: before
+    /// each move, an empty neighbour of the mover's last stone that wins at once is played;
+    /// else an empty neighbour of the opponent's last stone where the opponent would win at
+    /// once is taken; else a random empty cell. A rollout policy, O(1) per move: threats away
+    /// from the last two stones are not looked for ([`Game::winning_cell`] finds them all).
+    ///
+    /// ```
+    /// use bitgames::havannah::{Game, Outcome};
+    /// use bitgames::rng::Rng;
+    /// let mut game = Game::new(6)?;
+    /// let outcome = game.playout_decisive(&mut Rng::new(3));
+    /// assert_eq!(game.outcome(), Some(outcome));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn playout_decisive(&mut self, rng: &mut Rng) -> Outcome {
+        if let Some(outcome) = self.outcome {
+            return outcome;
+        }
+        let mut empty = self.take_empty_cells();
+        // The newest stone of each colour, White then Black.
+        let mut last = [None, None];
+        for stone in self.stones.iter().rev() {
+            let slot = &mut last[stone.color as usize];
+            if slot.is_none() {
+                *slot = Some(stone.cell);
+            }
+            if last.iter().all(Option::is_some) {
+                break;
+            }
+        }
+        // Set when the last move found no threat of the player now to move next to that
+        // player's last stone and did not block one: a stone of the other colour creates no
+        // win, so there is still none and the search is skipped. After a block it is redone
+        // (there may be a second threat).
+        let mut no_threat = false;
+        let mut outcome = None;
+        for i in 0..empty.len() {
+            let me = self.to_move();
+            let them = me.other();
+            // My own threat: known from the opponent's turn unless it was blocked there.
+            let mine = if no_threat {
+                None
+            } else {
+                last[me as usize].and_then(|c| self.winning_neighbour(c, me))
+            };
+            let theirs = if mine.is_some() {
+                None
+            } else {
+                last[them as usize].and_then(|c| self.winning_neighbour(c, them))
+            };
+            let j = match mine.or(theirs) {
+                Some(cell) => match empty[i..].iter().position(|&e| e == cell) {
+                    Some(k) => i + k,
+                    None => unreachable!("an empty cell is in the list of empty cells"),
+                },
+                None => i + rng.below((empty.len() - i) as u32) as usize,
+            };
+            empty.swap(i, j);
+            last[me as usize] = Some(empty[i]);
+            if let Some(o) = self.play_unchecked(empty[i]) {
+                outcome = Some(o);
+                break;
+            }
+            no_threat = theirs.is_none();
+        }
+        self.empty = empty;
+        outcome.unwrap_or(Outcome::Draw)
+    }
+
+    /// The empty cells, in a list taken from `self.empty` (give it back when done).
+    fn take_empty_cells(&mut self) -> Vec<Cell> {
+        if self.board_cells.len() as u64 != self.board.cells() {
+            self.board_cells.clear();
+            self.board_cells.extend(self.board.iter());
+        }
+        let mut empty = std::mem::take(&mut self.empty);
+        empty.clear();
+        empty.extend(
+            self.board_cells
+                .iter()
+                .filter(|&&c| self.cells.get(self.board, c) == EMPTY),
+        );
+        empty
+    }
+
+    /// The moves played from move number `ply` on (0 = all of them), into `out`.
+    pub(super) fn moves_since(&self, ply: u32, out: &mut Vec<Move>) {
+        out.clear();
+        let from = (ply as usize).min(self.history.len());
+        out.extend(self.history[from..].iter().map(|r| r.played));
     }
 }
 
