@@ -1,6 +1,7 @@
 //! Throughput of the two-player Havannah engine: random playouts to the end with win
 //! detection on side 8 (playouts/s and moves/s; listing the empty cells and drawing the moves
-//! included), and play + undo pairs in a mid-game position.
+//! included), decisive playouts, play + undo pairs in a mid-game position, and MCTS
+//! iterations per second on sides 4, 6, 8 and 10 (the sides of morat's published figures).
 //!
 //! `cargo bench --bench havannah_game`
 
@@ -8,6 +9,7 @@ use std::hint::black_box;
 
 use bitgames::havannah::{Game, Outcome, RingRule, Rules};
 use bitgames::rng::Rng;
+use bitgames::search::{Budget, Mcts, MctsConfig, Rollout};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Playouts per batch.
@@ -15,13 +17,17 @@ const PLAYOUTS: u64 = 1000;
 
 /// Plays a fixed batch of random games from the empty board; returns the moves and the
 /// number of games won by White, Black and drawn.
-fn batch(game: &mut Game) -> (u64, [u64; 3]) {
+fn batch(game: &mut Game, decisive: bool) -> (u64, [u64; 3]) {
     let mut rng = Rng::new(42);
     let mut moves = 0;
     let mut tally = [0; 3];
     for _ in 0..PLAYOUTS {
         game.reset();
-        let outcome = game.playout(&mut rng);
+        let outcome = if decisive {
+            game.playout_decisive(&mut rng)
+        } else {
+            game.playout(&mut rng)
+        };
         moves += u64::from(game.moves_played());
         tally[match outcome {
             Outcome::Win { color, .. } => color.index(),
@@ -33,23 +39,24 @@ fn batch(game: &mut Game) -> (u64, [u64; 3]) {
 
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("havannah_playouts");
-    for (name, rule) in [
-        ("s8", RingRule::Official),
-        ("s8_code_jam", RingRule::CodeJam),
+    for (name, rule, decisive) in [
+        ("s8", RingRule::Official, false),
+        ("s8_code_jam", RingRule::CodeJam, false),
+        ("s8_decisive", RingRule::Official, true),
     ] {
         let mut game = Game::with_rules(8, Rules::default().ring(rule)).unwrap();
-        let (moves, tally) = batch(&mut game);
+        let (moves, tally) = batch(&mut game, decisive);
         // Every game ends, both colours win some.
         assert_eq!(tally.iter().sum::<u64>(), PLAYOUTS);
         assert!(tally[0] > 0 && tally[1] > 0, "{tally:?}");
         assert!(moves > PLAYOUTS * 10 && moves < PLAYOUTS * 169, "{moves}");
         group.throughput(Throughput::Elements(PLAYOUTS));
         group.bench_function(format!("{name}_playouts"), |b| {
-            b.iter(|| assert_eq!(batch(black_box(&mut game)), (moves, tally)))
+            b.iter(|| assert_eq!(batch(black_box(&mut game), decisive), (moves, tally)))
         });
         group.throughput(Throughput::Elements(moves));
         group.bench_function(format!("{name}_moves"), |b| {
-            b.iter(|| assert_eq!(batch(black_box(&mut game)).0, moves))
+            b.iter(|| assert_eq!(batch(black_box(&mut game), decisive).0, moves))
         });
     }
     group.finish();
@@ -94,5 +101,38 @@ fn play_undo(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, play_undo);
+/// One search of 5 000 iterations from the empty board (a new tree each time), on one
+/// thread: iterations (simulations) per second, by side, rollout policy and RAVE.
+fn mcts_iterations(c: &mut Criterion) {
+    const ITERATIONS: u32 = 5_000;
+    let mut group = c.benchmark_group("havannah_mcts");
+    group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
+    group.sample_size(10);
+    for side in [4u32, 6, 8, 10] {
+        for (rollout, rave, name) in [
+            (Rollout::Random, 0.0, "random"),
+            (Rollout::Decisive, 0.0, "decisive"),
+            (Rollout::Decisive, 1000.0, "decisive_rave"),
+        ] {
+            let game = Game::new(side).unwrap();
+            let config = MctsConfig {
+                budget: Budget::Iterations(ITERATIONS),
+                rollout,
+                rave,
+                ..MctsConfig::default()
+            };
+            group.bench_function(format!("s{side}_{name}"), |b| {
+                b.iter(|| {
+                    let mut mcts = Mcts::<Game>::new(config.clone(), 1);
+                    let choice = mcts.choose(black_box(&game));
+                    assert_eq!(mcts.iterations(), u64::from(ITERATIONS));
+                    choice
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, play_undo, mcts_iterations);
 criterion_main!(benches);

@@ -32,6 +32,9 @@ enum Command {
     Simulate(cli::simulate::SimulateArgs),
     /// Simulate every board size (n, m), 3 <= m <= n <= 7: a table (CSV, JSON) and a figure.
     Sweep(cli::sweep::SweepArgs),
+    /// Play a match between two agents (Havannah or 3-D Sequence), colours alternating, on
+    /// every core: the win rate with its 95 % interval.
+    Duel(cli::duel::DuelArgs),
     /// Solve a 3-D Sequence position exactly: its value (win, draw or loss), a best move and,
     /// for a win, the principal variation.
     Solve(cli::solve::SolveArgs),
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => cli::simulate::run(&args),
         Command::Sweep(args) => cli::sweep::run(&args),
         Command::Solve(args) => cli::solve::run(&args),
+        Command::Duel(args) => cli::duel::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

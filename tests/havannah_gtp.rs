@@ -8,7 +8,7 @@ mod common;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use bitgames::havannah::agent::{Greedy, Random};
+use bitgames::havannah::agent;
 use bitgames::havannah::gtp::{Engine, parse_cell};
 use bitgames::havannah::{Color, Game, Outcome, Rules};
 use proptest::prelude::*;
@@ -114,7 +114,10 @@ winner: none\n\n",
 
 #[test]
 fn conformance_through_the_library() {
-    let mut engine = Engine::new(Box::new(Greedy::new(1)), Rules::default());
+    let mut engine = Engine::new(
+        agent::from_spec(&"greedy".parse().unwrap(), 1),
+        Rules::default(),
+    );
     for &(line, expected) in CONFORMANCE {
         assert_eq!(engine.respond(line).as_deref(), Some(expected), "{line:?}");
     }
@@ -335,7 +338,7 @@ proptest! {
         lines in prop::collection::vec(line(), 0..60),
         swap in any::<bool>(),
     ) {
-        let mut engine = Engine::new(Box::new(Random::new(5)), Rules::default().swap(swap));
+        let mut engine = Engine::new(agent::from_spec(&"random".parse().unwrap(), 5), Rules::default().swap(swap));
         for line in &lines {
             let before = engine.game().clone();
             let winner_before = engine.respond("winner");

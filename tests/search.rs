@@ -60,6 +60,8 @@ fn specs_parse_print_and_refuse_with_a_reason() {
             "mcts:100,rollout=random,c=1.5",
             "mcts:100,c=1.5,rollout=random",
         ),
+        ("mcts:1s,threads=2,rave=1000", "mcts:1s,rave=1000,threads=2"),
+        ("mcts:10,rave=0,threads=1", "mcts:10"),
     ] {
         let spec: AgentSpec = text.parse().unwrap();
         assert_eq!(spec.to_string(), shown);
@@ -76,6 +78,10 @@ fn specs_parse_print_and_refuse_with_a_reason() {
         ("mcts:xs", "time budget"),
         ("mcts:10,c=-1", "c = `-1`"),
         ("mcts:10,depth=3", "unknown option"),
+        ("mcts:10,rave=-1", "rave = `-1`"),
+        ("mcts:10,rave=x", "rave = `x`"),
+        ("mcts:10,threads=0", "threads = `0`"),
+        ("mcts:10,threads=100000", "threads = `100000`"),
         ("solver", "not available"),
         ("Greedy", "unknown agent"),
     ] {

@@ -3,12 +3,12 @@
 #![no_main]
 
 use bitgames::havannah::Rules;
-use bitgames::havannah::agent::Greedy;
+use bitgames::havannah::agent;
 use bitgames::havannah::gtp::Engine;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let mut engine = Engine::new(Box::new(Greedy::new(1)), Rules::default().swap(true));
+    let mut engine = Engine::new(agent::from_spec(&"greedy".parse().unwrap(), 1), Rules::default().swap(true));
     let text = String::from_utf8_lossy(data);
     for line in text.split('\n').take(300) {
         let before = engine.game().clone();

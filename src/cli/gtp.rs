@@ -2,9 +2,10 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use bitgames::havannah::agent::{Agent, Greedy, Random};
+use bitgames::havannah::agent;
 use bitgames::havannah::gtp::Engine;
 use bitgames::havannah::{RingRule, Rules};
+use bitgames::search::AgentSpec;
 use clap::{Args, ValueEnum};
 
 use super::Failure;
@@ -14,15 +15,6 @@ use super::Failure;
 pub enum GtpGame {
     /// Havannah, with morat/Castro cell names (letter = column x, number = row y + 1).
     Havannah,
-}
-
-/// Who answers `genmove`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AgentKind {
-    /// A uniformly random empty cell.
-    Random,
-    /// Win at once if possible, else block the opponent's immediate win, else random.
-    Greedy,
 }
 
 /// The ring rule.
@@ -39,9 +31,11 @@ pub enum RingArg {
 pub struct GtpArgs {
     /// The game.
     game: GtpGame,
-    /// The agent that chooses the engine's moves.
-    #[arg(long, value_enum, default_value_t = AgentKind::Greedy)]
-    agent: AgentKind,
+    /// The agent that chooses the engine's moves: `random`, `greedy` (win at once, else block,
+    /// else random) or `mcts:<iterations>` / `mcts:<seconds>s` with options `,c=`, `,rave=`,
+    /// `,threads=`, `,rollout=` (see `bitgames simulate --help`).
+    #[arg(long, default_value = DEFAULT_AGENT, value_parser = super::simulate::parse_agent)]
+    agent: AgentSpec,
     /// The seed of the agent's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -53,16 +47,16 @@ pub struct GtpArgs {
     swap: bool,
 }
 
+/// The agent `genmove` asks unless `--agent` says otherwise.
+pub const DEFAULT_AGENT: &str = "mcts:1s,rave=1000,c=0.2";
+
 /// The longest command line read (bytes, line feed included); a longer line gets an error reply.
 const MAX_LINE: usize = 1 << 20;
 
 /// Answers GTP commands from standard input until `quit` or the end of the input.
 pub fn run(args: &GtpArgs) -> Result<(), Failure> {
     let GtpGame::Havannah = args.game;
-    let agent: Box<dyn Agent> = match args.agent {
-        AgentKind::Random => Box::new(Random::new(args.seed)),
-        AgentKind::Greedy => Box::new(Greedy::new(args.seed)),
-    };
+    let agent = agent::from_spec(&args.agent, args.seed);
     let ring = match args.ring {
         RingArg::Official => RingRule::Official,
         RingArg::CodeJam => RingRule::CodeJam,

@@ -1,6 +1,7 @@
 //! The subcommands of the `bitgames` binary, one module each: argument types (clap derive) and a
 //! `run` function. No game logic lives here; every command calls the library.
 
+pub mod duel;
 pub mod grid_table;
 pub mod gtp;
 pub mod judge;

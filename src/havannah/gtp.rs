@@ -29,16 +29,17 @@
 //! to move is refused.
 //!
 //! ```
-//! use bitgames::havannah::agent::Random;
+//! use bitgames::havannah::agent;
 //! use bitgames::havannah::gtp::Engine;
 //! use bitgames::havannah::Rules;
 //!
-//! let mut gtp = Engine::new(Box::new(Random::new(1)), Rules::default());
+//! let mut gtp = Engine::new(agent::from_spec(&"random".parse()?, 1), Rules::default());
 //! assert_eq!(gtp.respond("1 boardsize 4").as_deref(), Some("=1\n\n"));
 //! assert_eq!(gtp.respond("play w d4").as_deref(), Some("=\n\n"));
 //! assert_eq!(gtp.respond("play w d5").as_deref(), Some("? it is black's turn\n\n"));
 //! assert_eq!(gtp.respond("# a comment"), None);
 //! assert_eq!(gtp.respond("havannah-winner").as_deref(), Some("= none\n\n"));
+//! # Ok::<(), bitgames::search::SpecError>(())
 //! ```
 
 use std::fmt::Write;

@@ -43,6 +43,7 @@ pub mod geometry;
 mod groups;
 pub mod gtp;
 pub mod judge;
+mod position;
 pub mod reference;
 mod stones;
 

@@ -8,14 +8,19 @@ use super::mcts::{Budget, Mcts, MctsConfig, Rollout};
 use super::{Player, Position};
 use crate::rng::Rng;
 
+/// The most threads an `mcts` spec may ask for.
+pub const MAX_THREADS: u32 = 256;
+
 /// What an agent is, as written on a command line.
 ///
 /// - `random`: a uniformly random legal move;
 /// - `greedy`: a winning move if there is one, else a move that blocks the opponent's
 ///   immediate win, else a random move;
 /// - `mcts:N` (N iterations a move, `2k` = 2000) or `mcts:Ts` (T seconds a move, `0.5s`),
-///   optionally followed by `,c=C` (the UCT exploration constant, default 0.7) and
-///   `,rollout=decisive|random` (default decisive).
+///   optionally followed by `,c=C` (the UCT exploration constant, default 0.7),
+///   `,rollout=decisive|random` (default decisive), `,rave=K` (RAVE's equivalence parameter,
+///   default 0: no RAVE) and `,threads=T` (root-parallel trees, default 1); see
+///   [`MctsConfig`].
 ///
 /// ```
 /// use bitgames::search::AgentSpec;
@@ -51,8 +56,8 @@ impl fmt::Display for SpecError {
         write!(
             f,
             "agent `{}`: {}; expected random, greedy, mcts:<iterations> (e.g. mcts:2000, \
-             mcts:2k) or mcts:<seconds>s (e.g. mcts:0.5s), optionally with ,c=<exploration> \
-             and ,rollout=decisive|random",
+             mcts:2k) or mcts:<seconds>s (e.g. mcts:0.5s), optionally with ,c=<exploration>, \
+             ,rollout=decisive|random, ,rave=<k> and ,threads=<n>",
             self.spec, self.problem
         )
     }
@@ -92,6 +97,18 @@ impl FromStr for AgentSpec {
                 Some(("c", c)) => match c.parse::<f32>() {
                     Ok(c) if c.is_finite() && c >= 0.0 => config.exploration = c,
                     _ => return Err(fail(format!("c = `{c}` is not a number >= 0"))),
+                },
+                Some(("rave", k)) => match k.parse::<f32>() {
+                    Ok(k) if k.is_finite() && k >= 0.0 => config.rave = k,
+                    _ => return Err(fail(format!("rave = `{k}` is not a number >= 0"))),
+                },
+                Some(("threads", t)) => match t.parse::<u32>() {
+                    Ok(t) if (1..=MAX_THREADS).contains(&t) => config.threads = t,
+                    _ => {
+                        return Err(fail(format!(
+                            "threads = `{t}` is not a whole number from 1 to {MAX_THREADS}"
+                        )));
+                    }
                 },
                 Some(("rollout", "decisive")) => config.rollout = Rollout::Decisive,
                 Some(("rollout", "random")) => config.rollout = Rollout::Random,
@@ -147,6 +164,12 @@ impl fmt::Display for AgentSpec {
                 }
                 if c.rollout != default.rollout {
                     f.write_str(",rollout=random")?;
+                }
+                if c.rave != default.rave {
+                    write!(f, ",rave={}", c.rave)?;
+                }
+                if c.threads != default.threads {
+                    write!(f, ",threads={}", c.threads)?;
                 }
                 Ok(())
             }

@@ -1,6 +1,7 @@
 //! UCT (Kocsis & Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006) over a
-//! [`Position`], with decisive and anti-decisive moves in the tree and the rollouts, an
-//! arena-allocated tree and tree reuse between moves.
+//! [`Position`], with decisive and anti-decisive moves in the tree and the rollouts, RAVE
+//! (Gelly & Silver, "Combining online and offline knowledge in UCT", ICML 2007), an
+//! arena-allocated tree, tree reuse between moves, and root parallelism over threads.
 
 use std::time::{Duration, Instant};
 
@@ -36,18 +37,32 @@ pub struct MctsConfig {
     pub exploration: f32,
     /// The rollout policy.
     pub rollout: Rollout,
-    /// The most nodes the tree holds; once full, leaves are no longer expanded.
+    /// The most nodes the tree holds (each thread's tree); once full, leaves are no longer
+    /// expanded.
     pub max_nodes: u32,
+    /// RAVE's equivalence parameter k, 0 for none: a child's value mixes its own mean reward
+    /// `q` with its all-moves-as-first mean `q̃` (the rewards of every iteration through its
+    /// parent in which its move was played later by the same player) as
+    /// `(1 − β)·q + β·q̃`, with `β = sqrt(k / (3n + k))` after `n` visits (Gelly & Silver
+    /// 2007). A child not yet visited and without AMAF statistics comes first.
+    pub rave: f32,
+    /// Independent trees searched at once, one per thread (root parallelism: Chaslot, Winands
+    /// & van den Herik, "Parallel Monte-Carlo tree search", 2008); their root statistics are
+    /// summed to choose the move. An iteration budget is shared among them, a time budget is
+    /// each one's.
+    pub threads: u32,
 }
 
 impl Default for MctsConfig {
-    /// 1000 iterations, c = 0.7, decisive rollouts, up to 2²² nodes.
+    /// 1000 iterations, c = 0.7, decisive rollouts, up to 2²² nodes, no RAVE, one thread.
     fn default() -> MctsConfig {
         MctsConfig {
             budget: Budget::Iterations(1000),
             exploration: 0.7,
             rollout: Rollout::Decisive,
             max_nodes: 1 << 22,
+            rave: 0.0,
+            threads: 1,
         }
     }
 }
@@ -65,6 +80,25 @@ struct Node<M> {
     visits: u32,
     /// Sum of the rewards (1 win, ½ draw, 0 loss) of the player who made `mv`.
     reward: f32,
+    /// RAVE: iterations through the parent in which `mv` was played later by the same player.
+    amaf_visits: u32,
+    /// RAVE: the sum of their rewards, for the player who made `mv`.
+    amaf_reward: f32,
+}
+
+impl<M> Node<M> {
+    fn new(mv: M) -> Node<M> {
+        Node {
+            mv,
+            first: 0,
+            count: 0,
+            expanded: false,
+            visits: 0,
+            reward: 0.0,
+            amaf_visits: 0,
+            amaf_reward: 0.0,
+        }
+    }
 }
 
 /// Monte Carlo tree search with UCT selection.
@@ -78,10 +112,14 @@ struct Node<M> {
 /// - **Tree reuse**: the next search starts from the subtree of the position reached (found
 ///   among the children and grandchildren of the last root by its hash), compacted into the
 ///   second arena.
+/// - **RAVE** ([`MctsConfig::rave`]): all-moves-as-first statistics per child, from the moves
+///   of the tree and of the rollout ([`Position::moves_since`]), mixed into the UCT value.
+/// - **Threads** ([`MctsConfig::threads`]): root parallelism, one tree per thread, each with
+///   its own seed and its own tree reuse; the move is chosen on the summed root statistics.
 /// - **Value**: [`Choice::value`] is the chosen move's mean reward, the estimate the
 ///   simulator's metrics use as the state evaluation.
 ///
-/// Deterministic for a seed and an iteration budget.
+/// Deterministic for a seed and an iteration budget, whatever the threads' timing.
 pub struct Mcts<G: Position> {
     config: MctsConfig,
     rng: Rng,
@@ -92,6 +130,13 @@ pub struct Mcts<G: Position> {
     moves: Vec<G::Move>,
     path: Vec<u32>,
     iterations: u64,
+    /// RAVE: the moves of one iteration, tree and rollout.
+    played: Vec<G::Move>,
+    /// RAVE: per move index and parity of the ply, 1 + the last ply (from the root) at which
+    /// the move was played in this iteration, 0 for none.
+    last: Vec<[u32; 2]>,
+    /// The other threads' searches (root parallelism).
+    helpers: Vec<Mcts<G>>,
 }
 
 impl<G: Position> Mcts<G> {
@@ -106,6 +151,9 @@ impl<G: Position> Mcts<G> {
             moves: Vec::new(),
             path: Vec::new(),
             iterations: 0,
+            played: Vec::new(),
+            last: Vec::new(),
+            helpers: Vec::new(),
         }
     }
 
@@ -114,20 +162,21 @@ impl<G: Position> Mcts<G> {
         &self.config
     }
 
-    /// Iterations run by all searches so far.
+    /// Iterations run by all searches so far, on every thread.
     pub fn iterations(&self) -> u64 {
-        self.iterations
+        self.iterations + self.helpers.iter().map(|h| h.iterations).sum::<u64>()
     }
 
-    /// Visits of the root of the last search: the iterations it ran plus those its reused
-    /// subtree had already received.
+    /// Visits of the root of the last search, summed over the threads' trees: the iterations
+    /// it ran plus those its reused subtrees had already received.
     pub fn root_visits(&self) -> u32 {
-        self.nodes.first().map_or(0, |n| n.visits)
+        let own = self.nodes.first().map_or(0, |n| n.visits);
+        own + self.helpers.iter().map(Mcts::root_visits).sum::<u32>()
     }
 
-    /// Nodes in the tree now.
+    /// Nodes in the trees now, summed over the threads.
     pub fn tree_size(&self) -> usize {
-        self.nodes.len()
+        self.nodes.len() + self.helpers.iter().map(Mcts::tree_size).sum::<usize>()
     }
 
     /// Searches `position` within the budget and returns the most visited move and its mean
@@ -143,6 +192,41 @@ impl<G: Position> Mcts<G> {
                 value: Some(1.0),
             };
         }
+        let threads = self.config.threads.max(1);
+        if threads == 1 {
+            self.search(position, self.config.budget);
+        } else {
+            self.search_parallel(position, threads);
+        }
+        let root = self.nodes[0];
+        let children = &self.nodes[root.first as usize..(root.first + root.count) as usize];
+        // Each child's visits and reward, summed over the threads' trees (whose roots have the
+        // same children, in other orders).
+        let summed = |child: &Node<G::Move>| {
+            self.helpers
+                .iter()
+                .fold((child.visits, child.reward), |(v, r), h| {
+                    let root = h.nodes[0];
+                    let theirs = &h.nodes[root.first as usize..(root.first + root.count) as usize];
+                    match theirs.iter().find(|c| c.mv == child.mv) {
+                        Some(c) => (v + c.visits, r + c.reward),
+                        None => (v, r),
+                    }
+                })
+        };
+        let (best, (visits, reward)) = children
+            .iter()
+            .map(|c| (c, summed(c)))
+            .max_by(|(_, a), (_, b)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))
+            .expect("an undecided position has a move");
+        Choice {
+            mv: best.mv,
+            value: Some(reward / visits.max(1) as f32),
+        }
+    }
+
+    /// One tree's search of `position` within `budget`.
+    fn search(&mut self, position: &G, budget: Budget) {
         self.reuse(position);
         let mut root = position.clone();
         root.prepare_search();
@@ -150,7 +234,7 @@ impl<G: Position> Mcts<G> {
         let started = Instant::now();
         let mut done: u32 = 0;
         loop {
-            let more = match self.config.budget {
+            let more = match budget {
                 Budget::Iterations(n) => done < n,
                 Budget::Time(t) => done == 0 || !done.is_multiple_of(32) || started.elapsed() < t,
             };
@@ -162,16 +246,35 @@ impl<G: Position> Mcts<G> {
             done += 1;
         }
         self.iterations += u64::from(done);
-        let root = self.nodes[0];
-        let children = &self.nodes[root.first as usize..(root.first + root.count) as usize];
-        let best = children
-            .iter()
-            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.reward.total_cmp(&b.reward)))
-            .expect("an undecided position has a move");
-        Choice {
-            mv: best.mv,
-            value: Some(best.reward / best.visits.max(1) as f32),
+    }
+
+    /// `threads` trees searched at once, this one and `threads − 1` helpers, each seeded from
+    /// this search's generator when first made. An iteration budget is split among them.
+    fn search_parallel(&mut self, position: &G, threads: u32) {
+        while self.helpers.len() < threads as usize - 1 {
+            let config = MctsConfig {
+                threads: 1,
+                ..self.config.clone()
+            };
+            let seed = self.rng.next_u64();
+            self.helpers.push(Mcts::new(config, seed));
         }
+        let share = |t: u32| match self.config.budget {
+            Budget::Iterations(n) => {
+                Budget::Iterations((n / threads + u32::from(t < n % threads)).max(1))
+            }
+            time => time,
+        };
+        let budgets: Vec<Budget> = (0..threads).map(share).collect();
+        let mut helpers = std::mem::take(&mut self.helpers);
+        std::thread::scope(|scope| {
+            for (helper, &budget) in helpers.iter_mut().zip(&budgets[1..]) {
+                let position = position.clone();
+                scope.spawn(move || helper.search(&position, budget));
+            }
+            self.search(position, budgets[0]);
+        });
+        self.helpers = helpers;
     }
 
     /// Makes `nodes[0]` the node of `position`: the old tree's node for it when the position
@@ -184,14 +287,7 @@ impl<G: Position> Mcts<G> {
             None => {
                 self.nodes.clear();
                 position.moves(&mut self.moves);
-                self.nodes.push(Node {
-                    mv: self.moves[0],
-                    first: 0,
-                    count: 0,
-                    expanded: false,
-                    visits: 0,
-                    reward: 0.0,
-                });
+                self.nodes.push(Node::new(self.moves[0]));
             }
         }
         self.root = Some(position.clone());
@@ -254,6 +350,7 @@ impl<G: Position> Mcts<G> {
     /// One iteration: select down the tree, expand a leaf, roll out, back up the result.
     fn iterate(&mut self, work: &mut G) {
         let root_player = work.to_move();
+        let root_ply = work.ply();
         self.path.clear();
         self.path.push(0);
         let mut at = 0usize;
@@ -287,6 +384,43 @@ impl<G: Position> Mcts<G> {
             node.visits += 1;
             node.reward += if depth % 2 == 1 { odd } else { even };
         }
+        if self.config.rave > 0.0 {
+            self.update_amaf(work, root_ply, odd, even);
+        }
+    }
+
+    /// RAVE: every child of a node on the path whose move the player to move there played
+    /// then or later in this iteration (tree or rollout) counts the iteration as its own.
+    /// `odd` and `even` are the rewards of the players who move at even and odd depths.
+    fn update_amaf(&mut self, work: &G, root_ply: u32, odd: f32, even: f32) {
+        work.moves_since(root_ply, &mut self.played);
+        let bound = work.move_index_bound();
+        if self.last.len() < bound {
+            self.last.resize(bound, [0, 0]);
+        }
+        for (j, &mv) in self.played.iter().enumerate() {
+            self.last[work.move_index(mv)][j & 1] = j as u32 + 1;
+        }
+        for (depth, &i) in self.path.iter().enumerate() {
+            let node = self.nodes[i as usize];
+            if !node.expanded {
+                continue;
+            }
+            // The children's moves are made at depth `depth` by the player to move there,
+            // who is the root player at even depths.
+            let reward = if depth % 2 == 0 { odd } else { even };
+            let parity = depth & 1;
+            let first = node.first as usize;
+            for child in &mut self.nodes[first..first + node.count as usize] {
+                if self.last[work.move_index(child.mv)][parity] > depth as u32 {
+                    child.amaf_visits += 1;
+                    child.amaf_reward += reward;
+                }
+            }
+        }
+        for &mv in &self.played {
+            self.last[work.move_index(mv)] = [0, 0];
+        }
     }
 
     fn rollout(&mut self, work: &mut G) -> Outcome {
@@ -314,14 +448,8 @@ impl<G: Position> Mcts<G> {
             return false;
         }
         let first = self.nodes.len() as u32;
-        self.nodes.extend(self.moves.iter().map(|&mv| Node {
-            mv,
-            first: 0,
-            count: 0,
-            expanded: false,
-            visits: 0,
-            reward: 0.0,
-        }));
+        self.nodes
+            .extend(self.moves.iter().map(|&mv| Node::new(mv)));
         let node = &mut self.nodes[at];
         node.first = first;
         node.count = self.moves.len() as u32;
@@ -330,12 +458,15 @@ impl<G: Position> Mcts<G> {
     }
 
     /// The child of node `at` with the highest UCT score (an unvisited child first, in the
-    /// shuffled order of expansion).
+    /// shuffled order of expansion), or with RAVE the highest mixed score.
     fn select(&self, at: usize) -> u32 {
         let node = &self.nodes[at];
         let c = self.config.exploration * (node.visits.max(1) as f32).ln().sqrt();
         let first = node.first as usize;
         let children = &self.nodes[first..first + node.count as usize];
+        if self.config.rave > 0.0 {
+            return (first + self.select_rave(children, c)) as u32;
+        }
         let mut best = 0;
         let mut best_score = f32::NEG_INFINITY;
         for (i, child) in children.iter().enumerate() {
@@ -350,5 +481,42 @@ impl<G: Position> Mcts<G> {
             }
         }
         (first + best) as u32
+    }
+
+    /// The index among `children` of the highest `(1 − β)·q + β·q̃ + c / sqrt(n + 1)` (`c`
+    /// holds the parent's `sqrt(ln N)`); a child with no visit and no AMAF statistics first.
+    fn select_rave(&self, children: &[Node<G::Move>], c: f32) -> usize {
+        let k = self.config.rave;
+        let mut best = 0;
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, child) in children.iter().enumerate() {
+            let (n, na) = (child.visits as f32, child.amaf_visits as f32);
+            if child.visits == 0 && child.amaf_visits == 0 {
+                return i;
+            }
+            let q = if child.visits == 0 {
+                0.0
+            } else {
+                child.reward / n
+            };
+            let qa = if child.amaf_visits == 0 {
+                0.0
+            } else {
+                child.amaf_reward / na
+            };
+            let beta = if child.visits == 0 {
+                1.0
+            } else if child.amaf_visits == 0 {
+                0.0
+            } else {
+                (k / (3.0 * n + k)).sqrt()
+            };
+            let score = (1.0 - beta) * q + beta * qa + c / (n + 1.0).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        best
     }
 }

@@ -24,6 +24,7 @@
 //! ```
 
 mod agent;
+pub mod duel;
 mod mcts;
 
 use std::fmt;
@@ -31,6 +32,8 @@ use std::fmt;
 use crate::rng::Rng;
 
 pub use agent::{Agent, AgentSpec, Choice, SpecError};
+pub use duel::Rate;
+pub(crate) use duel::Z;
 pub use mcts::{Budget, Mcts, MctsConfig, Rollout};
 
 /// One of the two players, in move order.
@@ -89,7 +92,7 @@ impl fmt::Display for Player {
 /// Moves given to [`Position::play`] are ones [`Position::moves`] listed for the position;
 /// [`Position::undo`] takes back the last move played. Statistics the search keeps per move
 /// (such as RAVE's all-moves-as-first counts) are keyed by `Move`, which is why it is `Eq`.
-pub trait Position: Clone {
+pub trait Position: Clone + Send {
     /// A move.
     type Move: Copy + Eq + fmt::Debug + Send + Sync;
 
@@ -117,6 +120,18 @@ pub trait Position: Clone {
     /// A key of the position (equal positions have equal keys).
     fn hash(&self) -> u64;
 
+    /// A number for `mv`, below [`Position::move_index_bound`] and different for different
+    /// moves: the key of the search's per-move statistics (RAVE's all-moves-as-first counts).
+    fn move_index(&self, mv: Self::Move) -> usize;
+
+    /// A bound on [`Position::move_index`] for every move of this game (fixed by the board's
+    /// size).
+    fn move_index_bound(&self) -> usize;
+
+    /// Clears `out` and fills it with the moves played since move number `ply` (0 = all),
+    /// first to last: the tree's moves and a rollout's, for RAVE.
+    fn moves_since(&self, ply: u32, out: &mut Vec<Self::Move>);
+
     /// A move with which `player` would win at once if it were `player`'s turn now, if any
     /// (none once the game is decided). For the player to move it is a winning move; for the
     /// other player, a move the player to move has to block.
@@ -138,7 +153,9 @@ pub trait Position: Clone {
 
     /// A playout with decisive and anti-decisive moves: at every step a winning move of the
     /// player to move is played, else an immediate win of the opponent is blocked, else a
-    /// uniformly random move is played.
+    /// uniformly random move is played. The default asks [`Position::winning_move`] at every
+    /// step; a game may override it with a cheaper policy that looks for wins only where the
+    /// last moves can have made them (Havannah looks next to the last two stones).
     fn playout_decisive(&mut self, rng: &mut Rng) -> Outcome {
         let mut moves = Vec::new();
         loop {

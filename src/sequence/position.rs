@@ -74,6 +74,20 @@ impl search::Position for Game {
     }
 
     #[inline]
+    fn move_index(&self, mv: Peg) -> usize {
+        ((mv.x - 1) + self.n() * (mv.y - 1)) as usize
+    }
+
+    fn move_index_bound(&self) -> usize {
+        (self.n() * self.n()) as usize
+    }
+
+    fn moves_since(&self, ply: u32, out: &mut Vec<Peg>) {
+        out.clear();
+        out.extend(self.history().skip(ply as usize));
+    }
+
+    #[inline]
     fn winning_move(&self, player: Player) -> Option<Peg> {
         self.first_winning_peg(player.into())
     }

@@ -134,42 +134,8 @@ impl GameStats {
     }
 }
 
-/// A proportion with its 95 % Wilson score interval.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Rate {
-    /// Successes over trials.
-    pub value: f64,
-    /// Lower end of the 95 % interval.
-    pub low: f64,
-    /// Upper end of the 95 % interval.
-    pub high: f64,
-}
-
-/// 1.96: the two-sided 95 % normal quantile.
-const Z: f64 = 1.959_963_984_540_054;
-
-impl Rate {
-    /// `k` successes in `n` trials (all zero when `n` is 0).
-    pub fn of(k: u64, n: u64) -> Rate {
-        if n == 0 {
-            return Rate {
-                value: 0.0,
-                low: 0.0,
-                high: 0.0,
-            };
-        }
-        let (k, n) = (k as f64, n as f64);
-        let p = k / n;
-        let z2 = Z * Z;
-        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-        let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-        Rate {
-            value: p,
-            low: (centre - half).max(0.0),
-            high: (centre + half).min(1.0),
-        }
-    }
-}
+pub use crate::search::Rate;
+use crate::search::Z;
 
 /// A mean with its 95 % confidence interval (normal approximation, `1.96 s / sqrt(k)`).
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,0 +1,158 @@
+//! [`Game`] as a [`search::Position`]: White is the first player.
+//!
+//! The search sees [`Move`]s: the empty cells and, under the swap rule, [`Move::Swap`] as
+//! Black's first move. Rollouts play stones only ([`Game::playout`],
+//! [`Game::playout_decisive`]).
+
+use super::{Color, Game, Move, Outcome};
+use crate::rng::Rng;
+use crate::search::{self, Player};
+
+impl From<Color> for Player {
+    fn from(color: Color) -> Player {
+        match color {
+            Color::White => Player::First,
+            Color::Black => Player::Second,
+        }
+    }
+}
+
+impl From<Player> for Color {
+    fn from(player: Player) -> Color {
+        match player {
+            Player::First => Color::White,
+            Player::Second => Color::Black,
+        }
+    }
+}
+
+impl From<Outcome> for search::Outcome {
+    fn from(outcome: Outcome) -> search::Outcome {
+        match outcome {
+            Outcome::Win { color, .. } => search::Outcome::Win(color.into()),
+            Outcome::Draw => search::Outcome::Draw,
+        }
+    }
+}
+
+impl search::Position for Game {
+    type Move = Move;
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        Game::to_move(self).into()
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<search::Outcome> {
+        Game::outcome(self).map(Into::into)
+    }
+
+    fn moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        out.extend(self.legal_moves());
+    }
+
+    /// # Panics
+    /// On a move [`Game::play_move`] refuses.
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        if let Err(e) = self.play_move(mv) {
+            panic!("search played a refused move: {e}");
+        }
+    }
+
+    #[inline]
+    fn undo(&mut self) {
+        Game::undo(self);
+    }
+
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.moves_played()
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        Game::hash(self)
+    }
+
+    /// Cells of the (2S − 1)² array by x then y, then the swap.
+    #[inline]
+    fn move_index(&self, mv: Move) -> usize {
+        let n = self.board().n() as usize;
+        match mv {
+            Move::Place(c) => (c.x as usize - 1) * n + (c.y as usize - 1),
+            Move::Swap => n * n,
+        }
+    }
+
+    fn move_index_bound(&self) -> usize {
+        let n = self.board().n() as usize;
+        n * n + 1
+    }
+
+    fn moves_since(&self, ply: u32, out: &mut Vec<Move>) {
+        Game::moves_since(self, ply, out);
+    }
+
+    #[inline]
+    fn winning_move(&self, player: Player) -> Option<Move> {
+        self.winning_cell(player.into()).map(Move::Place)
+    }
+
+    fn playout(&mut self, rng: &mut Rng) -> search::Outcome {
+        Game::playout(self, rng).into()
+    }
+
+    fn playout_decisive(&mut self, rng: &mut Rng) -> search::Outcome {
+        Game::playout_decisive(self, rng).into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::havannah::{Cell, Rules};
+    use crate::search::Position;
+
+    #[test]
+    fn a_swap_changes_the_key() {
+        let mut game = Game::with_rules(4, Rules::default().swap(true)).unwrap();
+        game.play(4, 4).unwrap();
+        let before = Position::hash(&game);
+        game.swap().unwrap();
+        assert_ne!(Position::hash(&game), before);
+        assert_eq!(game.stone(4, 4), Some(Color::Black));
+    }
+
+    #[test]
+    fn move_indices_are_distinct_and_bounded() {
+        let game = Game::with_rules(5, Rules::default().swap(true)).unwrap();
+        let mut seen = vec![false; game.move_index_bound()];
+        let mut moves: Vec<Move> = game.legal_moves().collect();
+        moves.push(Move::Swap);
+        for mv in moves {
+            let i = game.move_index(mv);
+            assert!(!seen[i], "{mv:?} shares index {i}");
+            seen[i] = true;
+        }
+        assert_eq!(game.move_index(Move::Place(Cell::new(1, 1))), 0);
+    }
+
+    #[test]
+    fn moves_since_lists_the_tail_of_the_history() {
+        let mut game = Game::new(4).unwrap();
+        for (x, y) in [(1, 1), (4, 4), (2, 3)] {
+            game.play(x, y).unwrap();
+        }
+        let mut out = vec![Move::Swap];
+        game.moves_since(1, &mut out);
+        assert_eq!(
+            out,
+            [Move::Place(Cell::new(4, 4)), Move::Place(Cell::new(2, 3))]
+        );
+        game.moves_since(9, &mut out);
+        assert!(out.is_empty());
+    }
+}
