@@ -4,6 +4,7 @@
 pub mod grid_table;
 pub mod gtp;
 pub mod judge;
+pub mod render;
 pub mod simulate;
 pub mod solve;
 pub mod sweep;
