@@ -500,3 +500,49 @@ fn bad_input_says_where_and_what() {
     fails(&["chess"], "", 2);
     fails(&["grid", "--case", "0", &data("grid.in")], "", 2);
 }
+
+/// The examples in docs/render/ are what the README's commands draw today.
+#[test]
+fn the_committed_examples_are_current() {
+    let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/render");
+    let gtp = format!("{docs}/havannah.gtp");
+    let title = "The problem's example: (3, 4) and (5, 2) played";
+    let examples: [(&str, Vec<String>); 3] = [
+        ("havannah", vec!["havannah".into(), gtp]),
+        (
+            "sequence",
+            vec![
+                "sequence".into(),
+                "--case".into(),
+                "3".into(),
+                data("sequence.in"),
+            ],
+        ),
+        (
+            "grid",
+            vec![
+                "grid".into(),
+                "--case".into(),
+                "3".into(),
+                data("grid.in"),
+                "--title".into(),
+                title.into(),
+            ],
+        ),
+    ];
+    for (name, args) in examples {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let drawn = render(&args, "");
+        let committed = fs::read_to_string(format!("{docs}/{name}.svg")).unwrap();
+        assert!(
+            drawn == committed,
+            "docs/render/{name}.svg is out of date: redraw it with the README's command"
+        );
+    }
+    // The Havannah example is the official rule's ring around an opponent stone.
+    let picture = Picture::new(fs::read_to_string(format!("{docs}/havannah.svg")).unwrap());
+    assert_eq!(picture.caption()[1], "White wins with a ring at move 11");
+    assert_eq!(picture.cells("stone black")[..1], ["2,4"]);
+    assert!(picture.cells("stone black").contains(&"5,5".to_owned()));
+    assert!(!picture.cells("cell win").contains(&"5,5".to_owned()));
+}
