@@ -42,6 +42,7 @@
 //! - [`search`]: random, greedy and UCT agents over the small [`search::Position`] trait.
 //! - [`rng`]: a seeded generator.
 //! - [`simd`]: the run-time choice of SIMD back end.
+//! - [`render`]: SVG pictures of a position of each game, with the winning structure marked.
 //!
 //! ```
 //! use bitgames::sequence::{Color, Game, Outcome};
@@ -105,6 +106,7 @@ pub mod grid;
 pub mod havannah;
 pub mod input;
 pub mod judge;
+pub mod render;
 pub mod rng;
 pub mod search;
 pub mod sequence;

@@ -38,6 +38,9 @@ enum Command {
     /// Solve a 3-D Sequence position exactly: its value (win, draw or loss), a best move and,
     /// for a win, the principal variation.
     Solve(cli::solve::SolveArgs),
+    /// Draw a position as SVG: a Havannah board (GTP commands, a list of cells or a judge
+    /// case), the Sequence cube or the grid game's grid (a judge case).
+    Render(cli::render::RenderArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => cli::sweep::run(&args),
         Command::Solve(args) => cli::solve::run(&args),
         Command::Duel(args) => cli::duel::run(&args),
+        Command::Render(args) => cli::render::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@ pub mod duel;
 pub mod grid_table;
 pub mod gtp;
 pub mod judge;
+pub mod render;
 pub mod simulate;
 pub mod solve;
 pub mod sweep;

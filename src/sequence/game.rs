@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::cube::{Cube, LINES, LIVE_SLOTS, MAX_N, RUNS, SLOTS, STRIDES, bit};
+use super::cube::{Cube, DIRECTIONS, LINES, LIVE_SLOTS, MAX_N, RUNS, SLOTS, STRIDES, bit};
 use super::zobrist;
 use super::{Color, Outcome, Peg, PlayError, SizeError, check_size};
 
@@ -320,6 +320,77 @@ impl Game {
         Some(peg_of(peg))
     }
 
+    /// The balls of the winning sequence: every ball of the winner that lies on a run of m or
+    /// more of the winner's balls through the deciding ball, in any of the 13 directions (a
+    /// move that completes two sequences at once gives both). Coordinates from 0, as in
+    /// [`Cube`]; empty unless the game is won.
+    ///
+    /// Computed on demand from the winner's [`Game::cube`] by walking the 13 directions from
+    /// the deciding ball (at most 13 × 2 × 6 steps), not from the line bytes; for pictures and
+    /// reports, not for a hot loop.
+    ///
+    /// ```
+    /// use bitgames::sequence::{Cube, Game};
+    /// let mut game = Game::new(3, 3)?;
+    /// for (x, y) in [(1, 1), (2, 1), (1, 1), (2, 1), (1, 1)] {
+    ///     game.play(x, y)?;
+    /// }
+    /// // Black's third ball on peg (1, 1): the vertical run (0, 0, 0), (0, 0, 1), (0, 0, 2).
+    /// assert_eq!(game.winning_line(), Cube::EMPTY.with(0, 0, 0).with(0, 0, 1).with(0, 0, 2));
+    /// game.undo();
+    /// assert!(game.winning_line().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn winning_line(&self) -> Cube {
+        let Some(Outcome::Win { color, at }) = self.outcome else {
+            return Cube::EMPTY;
+        };
+        // A won game takes no more balls: the deciding ball is the last one, on top of its peg.
+        debug_assert_eq!(at, self.moves_played());
+        let Some(peg) = self.history().last() else {
+            return Cube::EMPTY;
+        };
+        let Some(index) = self.peg(peg.x, peg.y) else {
+            return Cube::EMPTY;
+        };
+        let own = self.cube(color);
+        let n = self.n() as i32;
+        let top = (
+            peg.x as i32 - 1,
+            peg.y as i32 - 1,
+            i32::from(self.heights[index]) - 1,
+        );
+        let own_ball = |(x, y, z): (i32, i32, i32)| {
+            (0..n).contains(&x)
+                && (0..n).contains(&y)
+                && (0..n).contains(&z)
+                && own.contains(x as u32, y as u32, z as u32)
+        };
+        let mut line = Cube::EMPTY;
+        for &(dx, dy, dz) in &DIRECTIONS {
+            let step = |(x, y, z): (i32, i32, i32), k: i32| {
+                (
+                    x + k * i32::from(dx),
+                    y + k * i32::from(dy),
+                    z + k * i32::from(dz),
+                )
+            };
+            // The run through the deciding ball: back to its first ball, then its length.
+            let mut first = top;
+            while own_ball(step(first, -1)) {
+                first = step(first, -1);
+            }
+            let length = (0..).take_while(|&k| own_ball(step(first, k))).count();
+            if length >= self.m() as usize {
+                for k in 0..length as i32 {
+                    let (x, y, z) = step(first, k);
+                    line = line.with(x as u32, y as u32, z as u32);
+                }
+            }
+        }
+        line
+    }
+
     /// Does `color` have an m-sequence anywhere? The full-board detector on the packed cube
     /// (independent of the incremental check that [`Game::play`] uses).
     pub fn has_sequence(&self, color: Color) -> bool {
@@ -489,5 +560,77 @@ mod tests {
             assert_eq!(judged.hash(), hashed.hash());
             assert_eq!(judged, hashed);
         }
+    }
+
+    /// The balls of `line` as coordinates from 1, sorted.
+    fn balls(line: super::Cube) -> Vec<(u32, u32, u32)> {
+        let mut balls: Vec<_> = line
+            .cells()
+            .map(|(x, y, z)| (x + 1, y + 1, z + 1))
+            .collect();
+        balls.sort_unstable();
+        balls
+    }
+
+    fn played(n: u32, m: u32, moves: &[(u32, u32)]) -> Game {
+        let mut game = Game::new(n, m).unwrap();
+        for &(x, y) in moves {
+            game.play(x, y).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn winning_line_of_the_sample_games() {
+        // Dataset 2 of the sample: White's 6th ball, (3, 3, 1), ends the row y = 3 of layer 1.
+        let game = played(3, 3, &[(2, 2), (1, 3), (1, 1), (2, 3), (2, 1), (3, 3)]);
+        assert_eq!(
+            balls(game.winning_line()),
+            [(1, 3, 1), (2, 3, 1), (3, 3, 1)]
+        );
+        // Dataset 3: Black's 15th ball, (2, 2, 2), completes the space diagonal
+        // (1,1,1)..(4,4,4) and the diagonal (1,1,2)..(4,4,2) of layer 2; Black's (4, 4, 1) is
+        // on neither. Both runs are longer than m = 3 and are drawn whole.
+        // The moves as digit pairs "xy".
+        let moves: Vec<(u32, u32)> = "11 22 11 33 33 11 33 33 44 11 44 44 44 41 22"
+            .split(' ')
+            .map(|p| {
+                (
+                    u32::from(p.as_bytes()[0] - b'0'),
+                    u32::from(p.as_bytes()[1] - b'0'),
+                )
+            })
+            .collect();
+        let game = played(4, 3, &moves);
+        assert_eq!(
+            balls(game.winning_line()),
+            [
+                (1, 1, 1),
+                (1, 1, 2),
+                (2, 2, 2),
+                (3, 3, 2),
+                (3, 3, 3),
+                (4, 4, 2),
+                (4, 4, 4)
+            ]
+        );
+    }
+
+    #[test]
+    fn winning_line_takes_the_whole_run_and_nothing_before_a_win() {
+        // Black's row y = 1 of layer 1 closes in the middle: four balls with m = 3.
+        let mut game = played(4, 3, &[(1, 1), (1, 2), (2, 1), (2, 2), (4, 1), (1, 2)]);
+        assert!(game.winning_line().is_empty());
+        game.play(3, 1).unwrap();
+        assert_eq!(
+            balls(game.winning_line()),
+            [(1, 1, 1), (2, 1, 1), (3, 1, 1), (4, 1, 1)]
+        );
+        game.undo();
+        assert!(game.winning_line().is_empty());
+        // With m = 1 the deciding ball alone is the line.
+        let mut game = Game::new(1, 1).unwrap();
+        game.play(1, 1).unwrap();
+        assert_eq!(balls(game.winning_line()), [(1, 1, 1)]);
     }
 }
