@@ -338,7 +338,10 @@ fn moves(name: &str, text: &str, side: u32, rules: Rules) -> Result<havannah::Ga
 /// GTP commands replayed on the engine; also a note when the record ends in a resignation
 /// (the picture's default title).
 fn gtp(name: &str, text: &str, rules: Rules) -> Result<(havannah::Game, Option<String>), Failure> {
-    let mut engine = Engine::new(Box::new(havannah::agent::Random::new(1)), rules);
+    let mut engine = Engine::new(
+        havannah::agent::from_spec(&bitgames::search::AgentSpec::Random, 1),
+        rules,
+    );
     for (l, line) in text.lines().enumerate() {
         let at = format!("{name}:{}", l + 1);
         let code = line.split('#').next().unwrap_or_default();
