@@ -69,7 +69,17 @@ const CONFORMANCE: &[(&str, &str)] = &[
     ("time_settings 300 10 5", "=\n\n"),
     (
         "time_settings 300",
-        "? expected time_settings <main time> <byo-yomi time> <byo-yomi stones> (numbers)\n\n",
+        "? expected time_settings <main time> <byo-yomi time> <byo-yomi stones> (seconds, \
+         seconds, a whole number)\n\n",
+    ),
+    (
+        "time_settings 300 10 -1",
+        "? expected time_settings <main time> <byo-yomi time> <byo-yomi stones> (seconds, \
+         seconds, a whole number)\n\n",
+    ),
+    (
+        "time_left w inf 0",
+        "? expected time_left <b|w> <time> <stones> (seconds, a whole number)\n\n",
     ),
     ("time_left w 120 0", "=\n\n"),
     (
@@ -111,6 +121,37 @@ winner: none\n\n",
     ),
     ("quit", "=\n\n"),
 ];
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn genmove_keeps_to_the_clock() {
+    // A search of 1000 s a move: the clock cuts it to its share of 3 s (2.6 s for one stone
+    // of byo-yomi, after a margin), then to a share of 20 s of main time.
+    let mut engine = Engine::new(
+        agent::from_spec(&"mcts:1000s".parse().unwrap(), 1),
+        Rules::default(),
+    );
+    assert_eq!(engine.respond("boardsize 5").as_deref(), Some("=\n\n"));
+    assert_eq!(
+        engine.respond("time_settings 0 3 1").as_deref(),
+        Some("=\n\n")
+    );
+    let started = std::time::Instant::now();
+    assert!(engine.respond("genmove w").unwrap().starts_with("= "));
+    let took = started.elapsed();
+    assert!(
+        took < std::time::Duration::from_secs(20),
+        "genmove took {took:?}"
+    );
+    assert!(
+        took > std::time::Duration::from_secs(1),
+        "genmove took {took:?}"
+    );
+    assert_eq!(engine.respond("time_left b 20 0").as_deref(), Some("=\n\n"));
+    let started = std::time::Instant::now();
+    assert!(engine.respond("genmove b").unwrap().starts_with("= "));
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}
 
 #[test]
 fn conformance_through_the_library() {

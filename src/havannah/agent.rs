@@ -18,6 +18,7 @@
 //! ```
 
 use std::fmt;
+use std::time::Duration;
 
 use super::{Game, Move};
 use crate::search::{self, AgentSpec};
@@ -28,7 +29,12 @@ pub trait Agent: fmt::Debug + Send {
     fn name(&self) -> &'static str;
 
     /// A legal move for the player to move in `game`, or `None` when the game is over.
-    fn choose(&mut self, game: &Game) -> Option<Move>;
+    fn choose(&mut self, game: &Game) -> Option<Move> {
+        self.choose_within(game, None)
+    }
+
+    /// [`Agent::choose`], taking `limit` at most (the share of a game clock for this move).
+    fn choose_within(&mut self, game: &Game, limit: Option<Duration>) -> Option<Move>;
 }
 
 /// The agent `spec` describes, its random choices seeded by `seed`.
@@ -54,10 +60,10 @@ impl Agent for Searcher {
         }
     }
 
-    fn choose(&mut self, game: &Game) -> Option<Move> {
+    fn choose_within(&mut self, game: &Game, limit: Option<Duration>) -> Option<Move> {
         if game.outcome().is_some() {
             return None;
         }
-        Some(self.0.choose(game).mv)
+        Some(self.0.choose_within(game, limit).mv)
     }
 }

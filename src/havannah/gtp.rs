@@ -19,8 +19,10 @@
 //!
 //! `protocol_version`, `name`, `version`, `known_command`, `list_commands`, `quit`,
 //! `boardsize N` (N the side), `clear_board`, `play <b|w> <cell|swap|resign>`,
-//! `genmove <b|w>`, `undo`, `showboard`, `time_settings`, `time_left` (accepted and checked;
-//! the agents here do not use a clock), `havannah-winner` and its morat spelling `winner`
+//! `genmove <b|w>`, `undo`, `showboard`, `time_settings`, `time_left` (a searching agent
+//! then takes at most its share of the clock: the byo-yomi period's time per stone, or in
+//! main time the time left over a quarter of the empty cells, at least 8 moves, less a
+//! margin), `havannah-winner` and its morat spelling `winner`
 //! (`none`, `white`, `black` or `draw`), `final_score` (`W+`, `B+` or `0`), `swap` (Black swaps, as move 2, when the engine's
 //! rules allow it) and `resign` (the player to move gives up).
 //!
@@ -43,6 +45,7 @@
 //! ```
 
 use std::fmt::Write;
+use std::time::Duration;
 
 use super::agent::Agent;
 use super::geometry::MIN_SIDE;
@@ -85,6 +88,42 @@ pub struct Engine {
     /// The player who resigned, if one did (after the last move of the game).
     resigned: Option<(Color, u32)>,
     quit: bool,
+    clock: Clock,
+}
+
+/// The game clock, as the controller reports it with `time_settings` and `time_left`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Clock {
+    /// Main time, byo-yomi time (seconds) and byo-yomi stones.
+    settings: Option<(f64, f64, u32)>,
+    /// Per colour (White, Black): seconds left and stones left in the period (0: main time).
+    left: [Option<(f64, u32)>; 2],
+}
+
+impl Clock {
+    /// How long `color`'s next move may take, with `empty` empty cells on the board; `None`
+    /// without a clock or when the settings say there is no limit (byo-yomi time with no
+    /// stones, as GTP defines it).
+    fn limit(&self, color: Color, empty: u64) -> Option<Duration> {
+        let (seconds, stones) = match (self.left[color.index()], self.settings) {
+            (_, Some((_, byo, 0))) if byo > 0.0 => return None,
+            (Some(left), _) => left,
+            (None, Some((main, _, _))) if main > 0.0 => (main, 0),
+            (None, Some((_, byo, stones))) if byo > 0.0 => (byo, stones),
+            _ => return None,
+        };
+        // In main time, the moves still to come: games rarely fill the board, so a quarter
+        // of the empty cells, and at least 8.
+        let moves = if stones > 0 {
+            f64::from(stones)
+        } else {
+            (empty as f64 / 4.0).max(8.0)
+        };
+        // A margin for the reply's latency.
+        Some(Duration::from_secs_f64(
+            (0.9 * seconds / moves - 0.05).max(0.01),
+        ))
+    }
 }
 
 /// A command's result: the response text, or the error message.
@@ -103,6 +142,7 @@ impl Engine {
             agent,
             resigned: None,
             quit: false,
+            clock: Clock::default(),
         }
     }
 
@@ -196,18 +236,39 @@ impl Engine {
             "genmove" => self.genmove(args),
             "undo" => self.undo(),
             "showboard" => Ok(self.showboard()),
-            "time_settings" => numbers(
-                args,
-                3,
-                "time_settings <main time> <byo-yomi time> <byo-yomi stones>",
-            ),
-            "time_left" => match args {
-                [color, rest @ ..] => {
-                    parse_color(color)?;
-                    numbers(rest, 2, "time_left <b|w> <time> <stones>")
+            "time_settings" => {
+                let usage = "expected time_settings <main time> <byo-yomi time> <byo-yomi \
+                             stones> (seconds, seconds, a whole number)";
+                match args {
+                    [main, byo, stones] => {
+                        let settings = (seconds(main), seconds(byo), stones.parse::<u32>());
+                        let (Some(main), Some(byo), Ok(stones)) = settings else {
+                            return Err(usage.into());
+                        };
+                        self.clock = Clock {
+                            settings: Some((main, byo, stones)),
+                            left: [None; 2],
+                        };
+                        Ok(String::new())
+                    }
+                    _ => Err(usage.into()),
                 }
-                _ => Err("expected time_left <b|w> <time> <stones>".into()),
-            },
+            }
+            "time_left" => {
+                let usage = "expected time_left <b|w> <time> <stones> (seconds, a whole number)";
+                match args {
+                    [color, time, stones] => {
+                        let color = parse_color(color)?;
+                        let (Some(time), Ok(stones)) = (seconds(time), stones.parse::<u32>())
+                        else {
+                            return Err(usage.into());
+                        };
+                        self.clock.left[color.index()] = Some((time, stones));
+                        Ok(String::new())
+                    }
+                    _ => Err(usage.into()),
+                }
+            }
             "havannah-winner" | "winner" => Ok(self.winner().into()),
             "final_score" => match self.winner_color() {
                 Some(Color::White) => Ok("W+".into()),
@@ -286,7 +347,9 @@ impl Engine {
         if color != self.game.to_move() {
             return Err(format!("it is {}'s turn", self.game.to_move()));
         }
-        let Some(chosen) = self.agent.choose(&self.game) else {
+        let empty = self.game.board().cells() - u64::from(self.game.moves_played());
+        let limit = self.clock.limit(color, empty);
+        let Some(chosen) = self.agent.choose_within(&self.game, limit) else {
             return Err("no legal move".into());
         };
         self.game
@@ -378,16 +441,11 @@ fn parse_color(text: &str) -> Result<Color, String> {
 }
 
 /// Numbers for `count` arguments, or the usage `usage`.
-fn numbers(args: &[&str], count: usize, usage: &str) -> Reply {
-    if args.len() == count
-        && args
-            .iter()
-            .all(|a| a.parse::<f64>().is_ok_and(|v| v >= 0.0))
-    {
-        Ok(String::new())
-    } else {
-        Err(format!("expected {usage} (numbers)"))
-    }
+/// A number of seconds: finite, at least 0, at most a year.
+fn seconds(text: &str) -> Option<f64> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && (0.0..=31_536_000.0).contains(v))
 }
 
 /// The letter of column `x` (from 1).

@@ -213,6 +213,15 @@ impl<G: Position> Agent<G> {
     /// # Panics
     /// When the game is already decided (there is no move to choose).
     pub fn choose(&mut self, position: &G) -> Choice<G::Move> {
+        self.choose_within(position, None)
+    }
+
+    /// [`Agent::choose`] within `limit` at most (a searching agent stops its search then;
+    /// the others are instant).
+    ///
+    /// # Panics
+    /// When the game is already decided (there is no move to choose).
+    pub fn choose_within(&mut self, position: &G, limit: Option<Duration>) -> Choice<G::Move> {
         assert!(position.outcome().is_none(), "the game is already decided");
         match self {
             Agent::Random(rng) => Choice {
@@ -223,7 +232,7 @@ impl<G: Position> Agent<G> {
                 mv: greedy_move(position, rng),
                 value: None,
             },
-            Agent::Mcts(mcts) => mcts.choose(position),
+            Agent::Mcts(mcts) => mcts.choose_within(position, limit),
         }
     }
 }

@@ -185,6 +185,15 @@ impl<G: Position> Mcts<G> {
     /// # Panics
     /// When the game is already decided.
     pub fn choose(&mut self, position: &G) -> Choice<G::Move> {
+        self.choose_within(position, None)
+    }
+
+    /// [`Mcts::choose`], stopping after `limit` at the latest whatever the budget (a game
+    /// clock's share for this move, as a GTP controller's `time_left` gives it).
+    ///
+    /// # Panics
+    /// When the game is already decided.
+    pub fn choose_within(&mut self, position: &G, limit: Option<Duration>) -> Choice<G::Move> {
         assert!(position.outcome().is_none(), "the game is already decided");
         if let Some(mv) = position.winning_move(position.to_move()) {
             return Choice {
@@ -194,9 +203,9 @@ impl<G: Position> Mcts<G> {
         }
         let threads = self.config.threads.max(1);
         if threads == 1 {
-            self.search(position, self.config.budget);
+            self.search(position, self.config.budget, limit);
         } else {
-            self.search_parallel(position, threads);
+            self.search_parallel(position, threads, limit);
         }
         let root = self.nodes[0];
         let children = &self.nodes[root.first as usize..(root.first + root.count) as usize];
@@ -225,8 +234,8 @@ impl<G: Position> Mcts<G> {
         }
     }
 
-    /// One tree's search of `position` within `budget`.
-    fn search(&mut self, position: &G, budget: Budget) {
+    /// One tree's search of `position` within `budget` and, if given, `limit`.
+    fn search(&mut self, position: &G, budget: Budget, limit: Option<Duration>) {
         self.reuse(position);
         let mut root = position.clone();
         root.prepare_search();
@@ -234,10 +243,17 @@ impl<G: Position> Mcts<G> {
         let started = Instant::now();
         let mut done: u32 = 0;
         loop {
+            let time = match (budget, limit) {
+                (Budget::Time(t), Some(l)) => Some(t.min(l)),
+                (Budget::Time(t), None) => Some(t),
+                (Budget::Iterations(_), l) => l,
+            };
             let more = match budget {
                 Budget::Iterations(n) => done < n,
-                Budget::Time(t) => done == 0 || !done.is_multiple_of(32) || started.elapsed() < t,
-            };
+                Budget::Time(_) => true,
+            } && (done == 0
+                || !done.is_multiple_of(32)
+                || time.is_none_or(|t| started.elapsed() < t));
             if !more {
                 break;
             }
@@ -250,7 +266,7 @@ impl<G: Position> Mcts<G> {
 
     /// `threads` trees searched at once, this one and `threads − 1` helpers, each seeded from
     /// this search's generator when first made. An iteration budget is split among them.
-    fn search_parallel(&mut self, position: &G, threads: u32) {
+    fn search_parallel(&mut self, position: &G, threads: u32, limit: Option<Duration>) {
         while self.helpers.len() < threads as usize - 1 {
             let config = MctsConfig {
                 threads: 1,
@@ -270,9 +286,9 @@ impl<G: Position> Mcts<G> {
         std::thread::scope(|scope| {
             for (helper, &budget) in helpers.iter_mut().zip(&budgets[1..]) {
                 let position = position.clone();
-                scope.spawn(move || helper.search(&position, budget));
+                scope.spawn(move || helper.search(&position, budget, limit));
             }
-            self.search(position, budgets[0]);
+            self.search(position, budgets[0], limit);
         });
         self.helpers = helpers;
     }
