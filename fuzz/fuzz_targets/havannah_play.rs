@@ -2,12 +2,13 @@
 //! small board (side 2 to 9, both ring rules, swap on or off), played on the engine and on the
 //! flood-fill reference and compared after every step (the result or error, the outcome, whose
 //! turn, every cell); a refused move must leave the game unchanged, and after an undo the game
-//! must equal a replay of its history from an empty board.
+//! must equal a replay of its history from an empty board. At the end, `winning_cell` must find
+//! a win for each colour exactly when trying every empty cell with `wins_with` finds one.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use bitgames::havannah::reference::Reference;
-use bitgames::havannah::{Game, RingRule, Rules};
+use bitgames::havannah::{Color, Game, RingRule, Rules};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Debug, Arbitrary)]
@@ -69,6 +70,18 @@ fuzz_target!(|input: Input| {
             for y in 0..=n + 1 {
                 assert_eq!(game.stone(x, y), slow.stone(x, y), "({x}, {y})");
             }
+        }
+    }
+    let mut scratch = game.clone();
+    for color in [Color::White, Color::Black] {
+        let wins: Vec<_> = game
+            .board()
+            .iter()
+            .filter(|c| scratch.wins_with(color, c.x, c.y).is_ok_and(|w| !w.is_empty()))
+            .collect();
+        match game.winning_cell(color) {
+            Some(cell) => assert!(wins.contains(&cell), "{cell} is no win for {color:?}"),
+            None => assert!(wins.is_empty(), "winning_cell missed {wins:?} for {color:?}"),
         }
     }
 });
