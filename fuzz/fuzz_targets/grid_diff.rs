@@ -21,7 +21,10 @@ fuzz_target!(|input: Input| {
     let (rows, cols) = (u32::from(input.rows), u32::from(input.cols));
     let (fast, slow) = (Game::new(rows, cols), Reference::new(rows, cols));
     let (Ok(mut fast), Ok(mut slow)) = (fast, slow) else {
-        assert_eq!(Game::new(rows, cols).err(), Reference::new(rows, cols).err());
+        assert_eq!(
+            Game::new(rows, cols).err(),
+            Reference::new(rows, cols).err()
+        );
         assert!(rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE);
         return;
     };

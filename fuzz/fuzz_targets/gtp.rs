@@ -8,7 +8,10 @@ use bitgames::havannah::gtp::Engine;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let mut engine = Engine::new(agent::from_spec(&"greedy".parse().unwrap(), 1), Rules::default().swap(true));
+    let mut engine = Engine::new(
+        agent::from_spec(&"greedy".parse().unwrap(), 1),
+        Rules::default().swap(true),
+    );
     let text = String::from_utf8_lossy(data);
     for line in text.split('\n').take(300) {
         let before = engine.game().clone();

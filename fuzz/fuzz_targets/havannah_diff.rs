@@ -29,7 +29,10 @@ fn outcome<F: Format>(format: &F, input: &[u8]) -> (Vec<u8>, Option<String>) {
 
 fuzz_target!(|input: Input| {
     if !input.raw.is_empty() {
-        assert_eq!(outcome(&Judge, &input.raw), outcome(&ScannerOnly, &input.raw));
+        assert_eq!(
+            outcome(&Judge, &input.raw),
+            outcome(&ScannerOnly, &input.raw)
+        );
     }
     let side = if input.side >= 240 {
         33 + u32::from(input.side % 13)

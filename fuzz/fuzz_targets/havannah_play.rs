@@ -77,11 +77,18 @@ fuzz_target!(|input: Input| {
         let wins: Vec<_> = game
             .board()
             .iter()
-            .filter(|c| scratch.wins_with(color, c.x, c.y).is_ok_and(|w| !w.is_empty()))
+            .filter(|c| {
+                scratch
+                    .wins_with(color, c.x, c.y)
+                    .is_ok_and(|w| !w.is_empty())
+            })
             .collect();
         match game.winning_cell(color) {
             Some(cell) => assert!(wins.contains(&cell), "{cell} is no win for {color:?}"),
-            None => assert!(wins.is_empty(), "winning_cell missed {wins:?} for {color:?}"),
+            None => assert!(
+                wins.is_empty(),
+                "winning_cell missed {wins:?} for {color:?}"
+            ),
         }
     }
 });
