@@ -126,9 +126,39 @@ fn playout((mut game, mut rng, outcome, moves): (Game, Rng, Outcome, u32)) -> Ga
     game
 }
 
+/// Ten decisive playouts, one after another, from the empty S = 8 board (official rings).
+const DECISIVE: u32 = 10;
+
+/// The empty S = 8 game (its cell list made), the generator for the ten decisive playouts,
+/// and their total length, found on copies.
+fn decisive_s8() -> (Game, Rng, u32) {
+    let (game, rng, _, _) = empty_s8(RingRule::Official);
+    let (mut copy, mut r) = (game.clone(), rng.clone());
+    let mut moves = 0;
+    for _ in 0..DECISIVE {
+        copy.reset();
+        copy.playout_decisive(&mut r);
+        moves += copy.moves_played();
+    }
+    (game, rng, moves)
+}
+
+#[library_benchmark]
+#[bench::s8_ten(setup = decisive_s8)]
+fn playout_decisive((mut game, mut rng, moves): (Game, Rng, u32)) -> Game {
+    let mut total = 0;
+    for _ in 0..DECISIVE {
+        game.reset();
+        black_box(game.playout_decisive(black_box(&mut rng)));
+        total += game.moves_played();
+    }
+    assert_eq!(total, moves);
+    game
+}
+
 library_benchmark_group!(
     name = havannah;
-    benchmarks = play, playout
+    benchmarks = play, playout, playout_decisive
 );
 
 main!(library_benchmark_groups = havannah);
