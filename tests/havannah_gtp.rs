@@ -260,8 +260,10 @@ fn conformance_through_a_pipe() {
 fn two_engines_play_a_whole_game_under_a_controller() {
     for (side, swap) in [(5u32, false), (6, true)] {
         let swap_flag = if swap { "--swap" } else { "--ring=official" };
-        let mut white = Process::start(&["--agent", "greedy", "--seed", "3", swap_flag]);
-        let mut black = Process::start(&["--agent", "random", "--seed", "4", swap_flag]);
+        // An MCTS engine (two threads) against a greedy one.
+        let mcts = "mcts:300,rave=1000,c=0.2,threads=2";
+        let mut white = Process::start(&["--agent", mcts, "--seed", "3", swap_flag]);
+        let mut black = Process::start(&["--agent", "greedy", "--seed", "4", swap_flag]);
         for engine in [&mut white, &mut black] {
             assert_eq!(engine.ok(&format!("boardsize {side}")), "");
             assert_eq!(engine.ok("clear_board"), "");
