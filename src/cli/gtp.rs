@@ -48,7 +48,7 @@ pub struct GtpArgs {
 }
 
 /// The agent `genmove` asks unless `--agent` says otherwise.
-pub const DEFAULT_AGENT: &str = "mcts:1s,rave=1000,c=0.2";
+pub const DEFAULT_AGENT: &str = "mcts:1s,rave=200,c=0.2";
 
 /// The longest command line read (bytes, line feed included); a longer line gets an error reply.
 const MAX_LINE: usize = 1 << 20;
