@@ -87,7 +87,7 @@ impl fmt::Display for Player {
 }
 
 /// A position of a two-player game, as the search needs it. Implemented by
-/// [`crate::sequence::Game`]; written for the two games that need it (Sequence, Havannah).
+/// [`crate::sequence::Game`] and [`crate::havannah::Game`].
 ///
 /// Moves given to [`Position::play`] are ones [`Position::moves`] listed for the position;
 /// [`Position::undo`] takes back the last move played. Statistics the search keeps per move
