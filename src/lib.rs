@@ -39,8 +39,9 @@
 //!
 //! - [`judge`]: the streaming, multi-threaded driver ([`judge::run`]).
 //! - [`input`]: the scanner with typed errors.
-//! - [`search`]: random, greedy and UCT agents (RAVE, tree reuse, root-parallel threads) over the small
-//!   [`search::Position`] trait, which Sequence and Havannah implement; [`search::duel`] matches.
+//! - [`search`]: random, greedy and UCT agents (RAVE, tree reuse, root-parallel threads) over
+//!   the small [`search::Position`] trait, which Sequence and Havannah implement;
+//!   [`search::duel`] matches.
 //! - [`rng`]: a seeded generator.
 //! - [`simd`]: the run-time choice of SIMD back end.
 //! - [`render`]: SVG pictures of a position of each game, with the winning structure marked.
