@@ -15,6 +15,25 @@
 #[derive(Debug, Clone)]
 pub struct Rng(u64);
 
+/// splitmix64's state increment, 2⁶⁴ divided by the golden ratio (odd).
+pub const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// splitmix64's output function (Steele, Lea & Flood, "Fast splittable pseudorandom number
+/// generators", OOPSLA 2014): a bijection of 64-bit words in which every input bit reaches
+/// every output bit. `mix64(state + GOLDEN)` is splitmix64's next number; the crate's seeds,
+/// Zobrist keys and position hashes are made with it.
+///
+/// ```
+/// use bitgames::rng::{GOLDEN, mix64};
+/// assert_eq!(mix64(GOLDEN), 0xe220_a839_7b1d_cdaf); // splitmix64's first output for seed 0
+/// ```
+#[inline(always)]
+pub const fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 impl Rng {
     /// A generator seeded with `seed`.
     pub const fn new(seed: u64) -> Rng {

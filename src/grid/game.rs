@@ -236,9 +236,7 @@ impl Game {
             let line = self.board.row(x);
             h = mix(mix(h, line as u64), (line >> 64) as u64);
         }
-        h = (h ^ h >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        h = (h ^ h >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
-        h ^ h >> 31
+        crate::rng::mix64(h)
     }
 
     /// The Grundy value of the position: the XOR of its rectangles' values.

@@ -10,7 +10,7 @@ use enclosure::Enclosure;
 
 use super::geometry::{Board, Border, Cell, NEIGHBOURS};
 use super::{Color, Move, Outcome, PlayError, RingRule, Rules, SizeError, Wins};
-use crate::rng::Rng;
+use crate::rng::{GOLDEN, Rng, mix64};
 
 /// One stone and its union-find node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,11 +99,7 @@ pub struct Game {
 /// memory that grows with the board).
 #[inline(always)]
 fn zobrist(cell: Cell, color: Color) -> u64 {
-    // splitmix64's finaliser.
-    let mut z = (cell.key() << 1 | color as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    mix64((cell.key() << 1 | color as u64).wrapping_add(GOLDEN))
 }
 
 /// For each set of own neighbours (bit d for direction d of [`NEIGHBOURS`]): bit d is set

@@ -17,9 +17,10 @@
 use rayon::prelude::*;
 
 use super::{Agent, AgentSpec, Outcome, Position};
+use crate::rng::{GOLDEN, mix64};
 
 /// What a match gave.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Duel {
     /// Games played.
@@ -43,6 +44,18 @@ impl Duel {
         Rate::of(self.a_wins, self.games)
     }
 
+    /// The two matches' counts added.
+    fn plus(self, other: Duel) -> Duel {
+        Duel {
+            games: self.games + other.games,
+            a_wins: self.a_wins + other.a_wins,
+            b_wins: self.b_wins + other.b_wins,
+            draws: self.draws + other.draws,
+            first_player_wins: self.first_player_wins + other.first_player_wins,
+            moves: self.moves + other.moves,
+        }
+    }
+
     /// The mean number of moves of a game.
     pub fn mean_length(&self) -> f64 {
         if self.games == 0 {
@@ -55,14 +68,8 @@ impl Duel {
 
 /// The seed of one agent in one game of a match seeded `seed` (splitmix64 of the three).
 pub fn game_seed(seed: u64, game: u64, agent: u64) -> u64 {
-    let mut z = seed ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ agent << 62;
-    for _ in 0..2 {
-        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-    }
-    z
+    let z = seed ^ game.wrapping_mul(GOLDEN) ^ agent << 62;
+    mix64(mix64(z.wrapping_add(GOLDEN)).wrapping_add(GOLDEN))
 }
 
 /// Plays `games` games from `start` between agents `a` and `b`: A moves first in the even
@@ -122,24 +129,7 @@ pub fn play<G: Position + Sync>(
                 moves,
             }
         })
-        .reduce(
-            || Duel {
-                games: 0,
-                a_wins: 0,
-                b_wins: 0,
-                draws: 0,
-                first_player_wins: 0,
-                moves: 0,
-            },
-            |x, y| Duel {
-                games: x.games + y.games,
-                a_wins: x.a_wins + y.a_wins,
-                b_wins: x.b_wins + y.b_wins,
-                draws: x.draws + y.draws,
-                first_player_wins: x.first_player_wins + y.first_player_wins,
-                moves: x.moves + y.moves,
-            },
-        )
+        .reduce(Duel::default, Duel::plus)
 }
 
 /// A proportion with its 95 % Wilson score interval.

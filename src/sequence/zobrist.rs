@@ -2,6 +2,8 @@
 //! keys of its balls, so [`Game::play`](super::Game::play) and
 //! [`Game::undo`](super::Game::undo) update it with one XOR.
 
+use crate::rng::{GOLDEN, mix64};
+
 /// `KEYS[color][b]`: the key of a ball of `color` (0 Black, 1 White) at cell bit `b`
 /// (`x | y << 3 | z << 6`, from 0). Generated at compile time by splitmix64 from a fixed seed,
 /// so keys (and hashes) are the same on every build and platform.
@@ -12,11 +14,8 @@ pub(crate) static KEYS: [[u64; 512]; 2] = {
     while c < 2 {
         let mut b = 0;
         while b < 512 {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            keys[c][b] = z ^ (z >> 31);
+            state = state.wrapping_add(GOLDEN);
+            keys[c][b] = mix64(state);
             b += 1;
         }
         c += 1;

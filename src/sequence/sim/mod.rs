@@ -14,6 +14,7 @@ use std::io::{self, Write};
 use rayon::prelude::*;
 
 use super::{Color, Game, Outcome, Peg, SizeError};
+use crate::rng::{GOLDEN, mix64};
 use crate::search::{Agent, AgentSpec};
 
 /// A finished self-play game: its moves, outcome and the evaluations the agents made.
@@ -61,18 +62,12 @@ impl Record {
 /// The seed of one agent in one game: game `index` of board (n, m) in a run seeded `seed`,
 /// for `color` (splitmix64 of the four).
 pub fn game_seed(seed: u64, n: u32, m: u32, index: u64, color: Color) -> u64 {
-    let mut z = seed
+    let z = seed
         ^ (u64::from(n) << 56)
         ^ (u64::from(m) << 48)
-        ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ index.wrapping_mul(GOLDEN)
         ^ (color as u64) << 40;
-    for _ in 0..2 {
-        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-    }
-    z
+    mix64(mix64(z.wrapping_add(GOLDEN)).wrapping_add(GOLDEN))
 }
 
 /// What to simulate: the board, the two agents and the seed.
