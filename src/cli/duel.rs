@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use bitgames::havannah::{self, RingRule, Rules};
+use bitgames::havannah::{self, Rules};
 use bitgames::search::AgentSpec;
 use bitgames::search::duel::{self, Duel};
 use bitgames::sequence;
@@ -61,12 +61,9 @@ pub struct DuelArgs {
 pub fn run(args: &DuelArgs) -> Result<(), Failure> {
     let result = match args.game {
         DuelGame::Havannah => {
-            let ring = match args.ring {
-                super::gtp::RingArg::Official => RingRule::Official,
-                super::gtp::RingArg::CodeJam => RingRule::CodeJam,
-            };
-            let start = havannah::Game::with_rules(args.side, Rules::default().ring(ring))
-                .map_err(|e| Failure::usage(e.to_string()))?;
+            let start =
+                havannah::Game::with_rules(args.side, Rules::default().ring(args.ring.into()))
+                    .map_err(|e| Failure::usage(e.to_string()))?;
             duel::play(&start, &args.a, &args.b, args.games, args.seed)
         }
         DuelGame::Sequence => {

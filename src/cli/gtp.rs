@@ -26,6 +26,15 @@ pub enum RingArg {
     CodeJam,
 }
 
+impl From<RingArg> for RingRule {
+    fn from(ring: RingArg) -> RingRule {
+        match ring {
+            RingArg::Official => RingRule::Official,
+            RingArg::CodeJam => RingRule::CodeJam,
+        }
+    }
+}
+
 /// How the GTP engine plays.
 #[derive(Args)]
 pub struct GtpArgs {
@@ -57,11 +66,8 @@ const MAX_LINE: usize = 1 << 20;
 pub fn run(args: &GtpArgs) -> Result<(), Failure> {
     let GtpGame::Havannah = args.game;
     let agent = agent::from_spec(&args.agent, args.seed);
-    let ring = match args.ring {
-        RingArg::Official => RingRule::Official,
-        RingArg::CodeJam => RingRule::CodeJam,
-    };
-    let mut engine = Engine::new(agent, Rules::default().ring(ring).swap(args.swap));
+    let rules = Rules::default().ring(args.ring.into()).swap(args.swap);
+    let mut engine = Engine::new(agent, rules);
     let mut stdin = io::stdin().lock();
     let mut stdout = io::stdout().lock();
     let mut line = Vec::new();

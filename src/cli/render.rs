@@ -19,7 +19,7 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 
 use bitgames::havannah::gtp::{Engine, MAX_GTP_SIDE, parse_cell};
-use bitgames::havannah::{self, RingRule, Rules, Stones};
+use bitgames::havannah::{self, Rules, Stones};
 use bitgames::judge::{self, Format, JudgeError};
 use bitgames::render::{self, Options};
 use bitgames::{grid, sequence};
@@ -99,11 +99,8 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
                 .map_err(|e| Failure::run(format!("{name}: case {case}: {e}")))?
         }
         (RenderGame::Havannah, None) => {
-            let ring = match args.ring {
-                Some(RingArg::CodeJam) => RingRule::CodeJam,
-                _ => RingRule::Official,
-            };
-            let rules = Rules::default().ring(ring).swap(args.swap);
+            let ring = args.ring.unwrap_or(RingArg::Official);
+            let rules = Rules::default().ring(ring.into()).swap(args.swap);
             let text = String::from_utf8_lossy(&input);
             let (game, note) = match args.side {
                 Some(side) => (moves(&name, &text, side, rules)?, None),
@@ -237,6 +234,17 @@ impl<'a> Numbers<'a> {
         }
         Ok(())
     }
+
+    /// Skips the cases before this one, each `header` numbers, a move count and that many
+    /// moves of two numbers.
+    fn skip_cases(&mut self, header: u64) -> Result<(), Failure> {
+        for _ in 1..self.case {
+            self.skip(header)?;
+            let moves = self.next()?;
+            self.skip(2 * u64::from(moves))?;
+        }
+        Ok(())
+    }
 }
 
 /// Case `case` of a Code Jam Havannah input (`T`, then `S M` and M moves per case): every
@@ -244,11 +252,7 @@ impl<'a> Numbers<'a> {
 fn havannah_case(name: &str, input: &[u8], case: u64) -> Result<Stones, Failure> {
     let mut numbers = Numbers::new(name, input, case)?;
     numbers.next()?;
-    for _ in 1..case {
-        numbers.next()?;
-        let moves = numbers.next()?;
-        numbers.skip(2 * u64::from(moves))?;
-    }
+    numbers.skip_cases(1)?;
     let (side, moves) = (numbers.next()?, numbers.next()?);
     let fail = |e: &dyn std::fmt::Display| Failure::run(format!("{name}: case {case}: {e}"));
     let mut stones = Stones::with_capacity(side, moves as usize).map_err(|e| fail(&e))?;
@@ -265,11 +269,7 @@ fn havannah_case(name: &str, input: &[u8], case: u64) -> Result<Stones, Failure>
 /// deciding move; also the number of moves after it, which the judge ignores.
 fn sequence_case(name: &str, input: &[u8], case: u64) -> Result<(sequence::Game, u64), Failure> {
     let mut numbers = Numbers::new(name, input, case)?;
-    for _ in 1..case {
-        numbers.skip(2)?;
-        let moves = numbers.next()?;
-        numbers.skip(2 * u64::from(moves))?;
-    }
+    numbers.skip_cases(2)?;
     let (n, m, moves) = (numbers.next()?, numbers.next()?, numbers.next()?);
     let fail = |e: &dyn std::fmt::Display| Failure::run(format!("{name}: dataset {case}: {e}"));
     let mut game = sequence::Game::new(n, m).map_err(|e| fail(&e))?;
@@ -288,11 +288,7 @@ fn sequence_case(name: &str, input: &[u8], case: u64) -> Result<(sequence::Game,
 /// Case `case` of a grid-game input (`r c m` and m moves, to the end of the input).
 fn grid_case(name: &str, input: &[u8], case: u64) -> Result<grid::Game, Failure> {
     let mut numbers = Numbers::new(name, input, case)?;
-    for _ in 1..case {
-        numbers.skip(2)?;
-        let moves = numbers.next()?;
-        numbers.skip(2 * u64::from(moves))?;
-    }
+    numbers.skip_cases(2)?;
     let (rows, cols, moves) = (numbers.next()?, numbers.next()?, numbers.next()?);
     let fail = |e: &dyn std::fmt::Display| Failure::run(format!("{name}: case {case}: {e}"));
     let mut game = grid::Game::new(rows, cols).map_err(|e| fail(&e))?;

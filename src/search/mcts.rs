@@ -240,14 +240,15 @@ impl<G: Position> Mcts<G> {
         let mut root = position.clone();
         root.prepare_search();
         let mut work = root.clone();
+        // The time this search may take: the budget's, cut to the clock's limit.
+        let time = match (budget, limit) {
+            (Budget::Time(t), Some(l)) => Some(t.min(l)),
+            (Budget::Time(t), None) => Some(t),
+            (Budget::Iterations(_), l) => l,
+        };
         let started = Instant::now();
         let mut done: u32 = 0;
         loop {
-            let time = match (budget, limit) {
-                (Budget::Time(t), Some(l)) => Some(t.min(l)),
-                (Budget::Time(t), None) => Some(t),
-                (Budget::Iterations(_), l) => l,
-            };
             let more = match budget {
                 Budget::Iterations(n) => done < n,
                 Budget::Time(_) => true,
