@@ -464,8 +464,9 @@ pub(super) fn update_threats(
     }
 }
 
-/// `NEW_THREATS[m][v]`: the positions `p` (bits) not in the line byte `v` that would complete
-/// a run of m if set (m ≤ 8; 0 beyond).
+/// `NEW_THREATS[m][v]`: the positions `p` (bits) not in the line byte `v` that would make a
+/// run of m or more through themselves if set (m ≤ 8; 0 beyond). Through themselves: a line
+/// that already holds a run of m (a decided game) does not make its other empty cells threats.
 static NEW_THREATS: [[u8; 256]; 16] = {
     let mut table = [[0u8; 256]; 16];
     let mut m = 0;
@@ -474,7 +475,15 @@ static NEW_THREATS: [[u8; 256]; 16] = {
         while v < 256 {
             let mut p = 0;
             while p < 8 {
-                if v >> p & 1 == 0 && RUNS[m][v | 1 << p] == 1 {
+                // The run through p: the set bits of v next to it on either side.
+                let (mut lo, mut hi) = (p, p);
+                while lo > 0 && v >> (lo - 1) & 1 == 1 {
+                    lo -= 1;
+                }
+                while hi < 7 && v >> (hi + 1) & 1 == 1 {
+                    hi += 1;
+                }
+                if v >> p & 1 == 0 && hi - lo + 1 >= m {
                     table[m][v] |= 1 << p;
                 }
                 p += 1;

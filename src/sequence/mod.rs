@@ -7,6 +7,8 @@
 //!
 //! - [`Game`]: play, undo and win detection, allocation-free, O(13) per ball, and random
 //!   playouts ([`Game::playout`]);
+//! - [`SmallGame`]: the same game on boards of at most 64 cells (n ≤ 4, Score Four), one
+//!   `u64` a colour, move for move equal to [`Game`] and several times faster in a search;
 //! - [`Cube`]: the 512-bit board and the independent full-board detector ([`Cube::has_line`]);
 //! - [`reference`](mod@reference): the plain executable specification the fast code is tested
 //!   against;
@@ -27,6 +29,7 @@ mod playout;
 mod position;
 pub mod reference;
 pub mod sim;
+mod small;
 pub mod solver;
 mod symmetry;
 mod threats;
@@ -36,6 +39,7 @@ use std::fmt;
 
 pub use cube::{Cube, DIRECTIONS, MAX_N, STRIDES};
 pub use game::Game;
+pub use small::{SMALL_MAX_N, SmallGame};
 pub use symmetry::Symmetry;
 pub use threats::PegSet;
 
@@ -140,6 +144,12 @@ pub enum SizeError {
         /// The requested sequence length.
         m: u32,
     },
+    /// A [`SmallGame`] takes sides up to [`SMALL_MAX_N`] = 4 (64 cells); [`Game`] takes the
+    /// larger ones.
+    NotSmall {
+        /// The requested side.
+        n: u32,
+    },
 }
 
 impl fmt::Display for SizeError {
@@ -151,6 +161,10 @@ impl fmt::Display for SizeError {
             SizeError::Length { n, m } => {
                 write!(f, "sequence length m = {m} is outside 1..={n}")
             }
+            SizeError::NotSmall { n } => write!(
+                f,
+                "board side n = {n} is too large for a SmallGame (at most {SMALL_MAX_N}; use Game)"
+            ),
         }
     }
 }

@@ -1,6 +1,6 @@
-//! [`Game`] as a [`search::Position`]: Black is the first player.
+//! [`Game`] and [`SmallGame`] as [`search::Position`]s: Black is the first player.
 
-use super::{Color, Game, Outcome, Peg};
+use super::{Color, Game, Outcome, Peg, SmallGame};
 use crate::rng::Rng;
 use crate::search::{self, Player};
 
@@ -112,5 +112,79 @@ impl search::Position for Game {
 
     fn playout_decisive(&mut self, rng: &mut Rng) -> search::Outcome {
         Game::playout_decisive(self, rng).into()
+    }
+}
+
+impl search::Position for SmallGame {
+    type Move = Peg;
+
+    #[inline]
+    fn to_move(&self) -> search::Player {
+        SmallGame::to_move(self).into()
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<search::Outcome> {
+        SmallGame::outcome(self).map(Into::into)
+    }
+
+    fn moves(&self, out: &mut Vec<Peg>) {
+        out.clear();
+        out.extend(self.legal_pegs().iter());
+    }
+
+    /// # Panics
+    /// On a move [`SmallGame::play`] refuses.
+    #[inline]
+    fn play(&mut self, mv: Peg) {
+        if let Err(e) = SmallGame::play(self, mv.x, mv.y) {
+            panic!("search played a refused move: {e}");
+        }
+    }
+
+    #[inline]
+    fn undo(&mut self) {
+        SmallGame::undo(self);
+    }
+
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.moves_played()
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        SmallGame::hash(self)
+    }
+
+    #[inline]
+    fn move_index(&self, mv: Peg) -> usize {
+        ((mv.x - 1) + self.n() * (mv.y - 1)) as usize
+    }
+
+    fn move_index_bound(&self) -> usize {
+        (self.n() * self.n()) as usize
+    }
+
+    fn moves_since(&self, ply: u32, out: &mut Vec<Peg>) {
+        out.clear();
+        out.extend(self.history().skip(ply as usize));
+    }
+
+    #[inline]
+    fn winning_move(&self, player: search::Player) -> Option<Peg> {
+        self.first_winning_peg(player.into())
+    }
+
+    fn playout(&mut self, rng: &mut Rng) -> search::Outcome {
+        SmallGame::playout(self, rng).into()
+    }
+
+    fn playout_decisive(&mut self, rng: &mut Rng) -> search::Outcome {
+        SmallGame::playout_decisive(self, rng).into()
+    }
+
+    fn rewind(&mut self, earlier: &SmallGame) {
+        self.rewind_to(earlier);
     }
 }

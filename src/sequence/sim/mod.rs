@@ -13,9 +13,9 @@ use std::io::{self, Write};
 
 use rayon::prelude::*;
 
-use super::{Color, Game, Outcome, Peg, SizeError};
+use super::{Color, Game, Outcome, Peg, SMALL_MAX_N, SizeError, SmallGame};
 use crate::rng::{GOLDEN, mix64};
-use crate::search::{Agent, AgentSpec};
+use crate::search::{self, Agent, AgentSpec, Player, Position};
 
 /// A finished self-play game: its moves, outcome and the evaluations the agents made.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,12 +86,23 @@ pub struct Match {
 }
 
 impl Match {
-    /// Plays game number `index` of this match.
+    /// Plays game number `index` of this match. Boards of n ≤ 4 are played on a
+    /// [`SmallGame`] (one `u64` a colour), the others on a [`Game`]: the same moves either way,
+    /// as the engines are move for move equal.
     ///
     /// # Errors
     /// [`SizeError`] when n and m make no board.
     pub fn play(&self, index: u64) -> Result<Record, SizeError> {
-        let mut game = Game::new(self.n, self.m)?;
+        Game::new(self.n, self.m)?;
+        if self.n <= SMALL_MAX_N {
+            Ok(self.play_on(SmallGame::new(self.n, self.m)?, index))
+        } else {
+            Ok(self.play_on(Game::new(self.n, self.m)?, index))
+        }
+    }
+
+    /// [`Match::play`] on `game` (the empty board of this match's size) with either engine.
+    pub fn play_on<G: Position<Move = Peg>>(&self, mut game: G, index: u64) -> Record {
         let mut black = Agent::new(
             &self.black,
             game_seed(self.seed, self.n, self.m, index, Color::Black),
@@ -107,22 +118,29 @@ impl Match {
                 break outcome;
             }
             let agent = match game.to_move() {
-                Color::Black => &mut black,
-                Color::White => &mut white,
+                Player::First => &mut black,
+                Player::Second => &mut white,
             };
             let choice = agent.choose(&game);
-            game.play(choice.mv.x, choice.mv.y)
-                .expect("agents choose legal moves");
+            game.play(choice.mv);
             moves.push(choice.mv);
             values.push(choice.value);
         };
-        Ok(Record {
+        let at = moves.len() as u32;
+        let outcome = match outcome {
+            search::Outcome::Win(player) => Outcome::Win {
+                color: player.into(),
+                at,
+            },
+            search::Outcome::Draw => Outcome::Draw,
+        };
+        Record {
             n: self.n,
             m: self.m,
             moves,
             outcome,
             values,
-        })
+        }
     }
 
     /// Plays the games `indices` on the rayon thread pool (all cores unless the caller
