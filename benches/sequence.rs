@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use bitgames::rng::Rng;
 use bitgames::search::{Budget, Mcts, MctsConfig, Rollout};
-use bitgames::sequence::{Game, judge::Judge, judge::generate};
+use bitgames::sequence::{Game, SmallGame, judge::Judge, judge::generate};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn judge_throughput(c: &mut Criterion) {
@@ -69,11 +69,35 @@ fn small_playouts(c: &mut Criterion) {
             b.iter(|| assert_eq!(batch(black_box(&mut game)), moves))
         });
     }
+    // The same games on SmallGame (one u64 a colour): the same moves, so the same count.
+    let mut small = SmallGame::new(4, 4).unwrap();
+    type SmallPlayout = fn(&mut SmallGame, &mut Rng) -> bitgames::sequence::Outcome;
+    let kinds: [(&str, SmallPlayout); 2] = [
+        ("small_random_10000_games", SmallGame::playout),
+        ("small_decisive_10000_games", SmallGame::playout_decisive),
+    ];
+    for (name, playout) in kinds {
+        let batch = |game: &mut SmallGame| {
+            let mut rng = Rng::new(7);
+            let mut moves = 0u64;
+            for _ in 0..GAMES {
+                game.reset();
+                playout(game, &mut rng);
+                moves += u64::from(game.moves_played());
+            }
+            moves
+        };
+        let moves = batch(&mut small);
+        group.bench_function(name, |b| {
+            b.iter(|| assert_eq!(batch(black_box(&mut small)), moves))
+        });
+    }
     group.finish();
 }
 
 /// One search of 20 000 iterations from the empty board (a new tree each time): iterations
-/// per second, with random and with decisive rollouts, on 4×4×4 and 7×7×7 (m = 4).
+/// per second, with random and with decisive rollouts, on 4×4×4 and 7×7×7 (m = 4), and on
+/// 4×4×4 over SmallGame.
 fn mcts_iterations(c: &mut Criterion) {
     const ITERATIONS: u32 = 20_000;
     let mut group = c.benchmark_group("sequence_mcts");
@@ -93,6 +117,25 @@ fn mcts_iterations(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 let mut mcts = Mcts::<Game>::new(config.clone(), 1);
+                let choice = mcts.choose(black_box(&game));
+                assert_eq!(mcts.iterations(), u64::from(ITERATIONS));
+                choice
+            })
+        });
+    }
+    for (rollout, name) in [
+        (Rollout::Random, "small_n4_m4_random_rollouts"),
+        (Rollout::Decisive, "small_n4_m4_decisive_rollouts"),
+    ] {
+        let game = SmallGame::new(4, 4).unwrap();
+        let config = MctsConfig {
+            budget: Budget::Iterations(ITERATIONS),
+            rollout,
+            ..MctsConfig::default()
+        };
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut mcts = Mcts::<SmallGame>::new(config.clone(), 1);
                 let choice = mcts.choose(black_box(&game));
                 assert_eq!(mcts.iterations(), u64::from(ITERATIONS));
                 choice

@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use bitgames::rng::Rng;
 use bitgames::search::{Budget, Mcts, MctsConfig, Rollout};
-use bitgames::sequence::{Color, Cube, Game, Outcome};
+use bitgames::sequence::{Color, Cube, Game, Outcome, SmallGame};
 use bitgames::simd::Backend;
 use gungraun::{library_benchmark, library_benchmark_group, main};
 
@@ -121,10 +121,49 @@ fn mcts_iterations((mut mcts, game): (Mcts<Game>, Game)) -> u64 {
     mcts.iterations()
 }
 
+/// A new 4×4×4 SmallGame and its generator.
+fn new_small_game_u64() -> (SmallGame, Rng) {
+    (SmallGame::new(4, 4).unwrap(), Rng::new(42))
+}
+
+// The same 1000 games on SmallGame (one u64 a colour; valgrind runs the AVX2 build when the
+// CPU has it, as the program would).
+#[library_benchmark]
+#[bench::thousand_games(setup = new_small_game_u64)]
+fn small_game_playouts((mut game, mut rng): (SmallGame, Rng)) -> u32 {
+    let mut balls = 0;
+    for _ in 0..1000 {
+        game.reset();
+        black_box(game.playout(black_box(&mut rng)));
+        balls += game.moves_played();
+    }
+    assert!(balls > 20_000);
+    balls
+}
+
+/// The search of `small_search` over SmallGame.
+fn small_game_search() -> (Mcts<SmallGame>, SmallGame) {
+    let config = MctsConfig {
+        budget: Budget::Iterations(2000),
+        rollout: Rollout::Random,
+        ..MctsConfig::default()
+    };
+    (Mcts::new(config, 1), SmallGame::new(4, 4).unwrap())
+}
+
+// The same search over SmallGame: the same tree, fewer instructions.
+#[library_benchmark]
+#[bench::two_thousand_iterations(setup = small_game_search)]
+fn small_game_mcts((mut mcts, game): (Mcts<SmallGame>, SmallGame)) -> u64 {
+    black_box(mcts.choose(black_box(&game)));
+    assert_eq!(mcts.iterations(), 2000);
+    mcts.iterations()
+}
+
 library_benchmark_group!(
     name = sequence;
     benchmarks = play_with_incremental_check, full_board_detector, playouts, small_playouts,
-        mcts_iterations
+        mcts_iterations, small_game_playouts, small_game_mcts
 );
 
 main!(library_benchmark_groups = sequence);

@@ -1,10 +1,14 @@
 //! Incremental vs from-scratch: a fuzzed game played on the fast engine and on the reference,
-//! compared after every ball (outcome, full-board detector, every cell), with undo checks.
+//! compared after every ball (outcome, full-board detector, every cell), with undo checks; on
+//! boards of n ≤ 4 also on `SmallGame` (one u64 a colour), which must match `Game` in
+//! everything (outcome, hash, balls, threats, winning pegs) and, at the end, make the same
+//! random and decisive playouts from the same seed.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use bitgames::sequence::reference::Board;
-use bitgames::sequence::{Color, Game};
+use bitgames::rng::Rng;
+use bitgames::sequence::{Color, Game, SmallGame};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Debug, Arbitrary)]
@@ -13,6 +17,23 @@ struct Input {
     m: u8,
     moves: Vec<(u8, u8)>,
     undo_every: u8,
+    seed: u64,
+}
+
+/// `small` shows the same position as `game`.
+fn same(small: &SmallGame, game: &Game) {
+    assert_eq!(small.outcome(), game.outcome());
+    assert_eq!(small.hash(), game.hash());
+    assert_eq!(small.legal_pegs(), game.legal_pegs());
+    for color in [Color::Black, Color::White] {
+        assert_eq!(small.cube(color), game.cube(color));
+        assert_eq!(small.winning_pegs(color), game.winning_pegs(color));
+        let threats = game.threats(color);
+        for b in 0..64u32 {
+            let here = threats.contains(b & 3, b >> 2 & 3, b >> 4);
+            assert_eq!(small.threats(color) >> b & 1 == 1, here);
+        }
+    }
 }
 
 fuzz_target!(|input: Input| {
@@ -23,6 +44,7 @@ fuzz_target!(|input: Input| {
         return;
     };
     let mut board = Board::new(n, m);
+    let mut small = SmallGame::new(n, m).ok();
     for (i, &(x, y)) in input.moves.iter().enumerate() {
         let (x, y) = (u32::from(x) % (n + 2), u32::from(y) % (n + 2));
         let before = game.clone();
@@ -31,6 +53,14 @@ fuzz_target!(|input: Input| {
         assert_eq!(played, board.play(x, y));
         if played.is_err() {
             assert!(game == before, "a refused move changed the game");
+        }
+        if let Some(small) = &mut small {
+            let kept = small.clone();
+            assert_eq!(small.play(x, y), played);
+            if played.is_err() {
+                assert!(*small == kept, "a refused move changed the SmallGame");
+            }
+            same(small, &game);
         }
         assert_eq!(game.outcome(), board.outcome());
         for color in [Color::Black, Color::White] {
@@ -47,6 +77,20 @@ fuzz_target!(|input: Input| {
             let mut undone = game.clone();
             undone.undo();
             assert!(undone == before, "undo did not restore the state");
+            if let Some(small) = &small {
+                let mut undone_small = small.clone();
+                undone_small.undo();
+                same(&undone_small, &undone);
+            }
         }
+    }
+    if let Some(mut small) = small {
+        let start = small.clone();
+        let (mut a, mut b) = (Rng::new(input.seed), Rng::new(input.seed));
+        assert_eq!(small.playout(&mut a), game.clone().playout(&mut b));
+        small.rewind_to(&start);
+        same(&small, &game);
+        assert_eq!(small.playout_decisive(&mut a), game.playout_decisive(&mut b));
+        same(&small, &game);
     }
 });
