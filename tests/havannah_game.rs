@@ -8,6 +8,9 @@ use bitgames::havannah::{Cell, Color, Game, Move, Outcome, PlayError, RingRule, 
 use bitgames::rng::Rng;
 use proptest::prelude::*;
 
+mod common;
+use common::winning_cells;
+
 /// One step of a test game.
 #[derive(Debug, Clone, Copy)]
 enum Op {
@@ -531,19 +534,6 @@ fn random_position(side: u32, rule: RingRule, stones: u32, seed: u64) -> Game {
         }
     }
     game
-}
-
-/// The empty cells where a stone of `color` would win at once, by trying each one.
-fn winning_cells(game: &Game, color: Color) -> Vec<Cell> {
-    let mut scratch = game.clone();
-    game.board()
-        .iter()
-        .filter(|c| {
-            scratch
-                .wins_with(color, c.x, c.y)
-                .is_ok_and(|w| !w.is_empty())
-        })
-        .collect()
 }
 
 proptest! {

@@ -6,6 +6,9 @@ use bitgames::havannah::{Cell, Color, Game, Move};
 use bitgames::search::duel;
 use bitgames::search::{Agent, AgentSpec, Budget, Mcts, MctsConfig, Position};
 
+mod common;
+use common::winning_cells;
+
 fn spec(text: &str) -> AgentSpec {
     text.parse().unwrap()
 }
@@ -26,17 +29,7 @@ fn the_threat_position_has_one_winning_cell() {
     let (game, win) = threat_position();
     assert_eq!(game.to_move(), Color::White);
     assert_eq!(game.winning_cell(Color::White), Some(win));
-    let mut scratch = game.clone();
-    let wins: Vec<Cell> = game
-        .board()
-        .iter()
-        .filter(|c| {
-            scratch
-                .wins_with(Color::White, c.x, c.y)
-                .is_ok_and(|w| !w.is_empty())
-        })
-        .collect();
-    assert_eq!(wins, [win]);
+    assert_eq!(winning_cells(&game, Color::White), [win]);
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! What the integration tests share: the binary under test, and a note for a check this CPU
-//! cannot run.
+//! What the integration tests share: the binary under test, a note for a check this CPU
+//! cannot run, and the slow answers some fast engine calls are checked against.
 #![allow(dead_code)]
 
 use std::io::Write;
@@ -28,6 +28,24 @@ pub fn backends(test: &str) -> Vec<Backend> {
                 skipped(test, &format!("the {b:?} back end: not on this CPU"));
             }
             ok
+        })
+        .collect()
+}
+
+/// The empty cells where `color` would win at once in a Havannah game, found by trying each
+/// one with `wins_with` (which plays it and takes it back): the slow answer that
+/// `Game::winning_cell` is checked against.
+pub fn winning_cells(
+    game: &bitgames::havannah::Game,
+    color: bitgames::havannah::Color,
+) -> Vec<bitgames::havannah::Cell> {
+    let mut scratch = game.clone();
+    game.board()
+        .iter()
+        .filter(|c| {
+            scratch
+                .wins_with(color, c.x, c.y)
+                .is_ok_and(|w| !w.is_empty())
         })
         .collect()
 }
