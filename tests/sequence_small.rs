@@ -18,6 +18,7 @@ fn assert_same(small: &SmallGame, game: &Game, at: &str) {
     assert_eq!(small.moves_played(), game.moves_played(), "{at}");
     assert_eq!(small.hash(), game.hash(), "{at}");
     assert_eq!(small.legal_pegs(), game.legal_pegs(), "{at}");
+    assert!(small.legal_moves().eq(game.legal_moves()), "{at}");
     assert!(small.history().eq(game.history()), "{at}");
     for color in [Color::Black, Color::White] {
         assert_eq!(small.cube(color), game.cube(color), "{at} {color}");
@@ -224,6 +225,15 @@ fn sizes_above_four_are_refused() {
             .to_string()
             .contains("at most 4")
     );
+    // A refused resize leaves the game as it was; an accepted one empties the board.
+    let mut game = SmallGame::new(4, 4).unwrap();
+    game.play(1, 1).unwrap();
+    let before = game.clone();
+    assert_eq!(game.resize(6, 4), Err(SizeError::NotSmall { n: 6 }));
+    assert!(game == before);
+    game.resize(3, 2).unwrap();
+    assert_eq!((game.n(), game.m(), game.moves_played()), (3, 2, 0));
+    assert_eq!(game.legal_moves().count(), 9);
 }
 
 /// The simulator plays n ≤ 4 on SmallGame: its records equal those of the same match played

@@ -302,6 +302,15 @@ impl SmallGame {
         self.threats = empty_threats(self.board, self.m());
     }
 
+    /// Empties the board for a game of a new size.
+    ///
+    /// # Errors
+    /// [`SizeError`] unless `1 ≤ m ≤ n ≤ 4`; the game is then unchanged.
+    pub fn resize(&mut self, n: u32, m: u32) -> Result<(), SizeError> {
+        *self = SmallGame::new(n, m)?;
+        Ok(())
+    }
+
     /// The board side n.
     #[inline]
     pub fn n(&self) -> u32 {
@@ -376,6 +385,12 @@ impl SmallGame {
             return PegSet::EMPTY;
         }
         peg_set(fold(self.next))
+    }
+
+    /// The pegs that still take a ball, in x-major order (none once the game is decided), as
+    /// [`Game::legal_moves`].
+    pub fn legal_moves(&self) -> impl Iterator<Item = Peg> {
+        self.legal_pegs().iter()
     }
 
     /// The pegs played so far, in order.
