@@ -31,70 +31,82 @@ impl From<Outcome> for search::Outcome {
     }
 }
 
-impl search::Position for Game {
-    type Move = Peg;
+/// The `search::Position` methods both engines implement alike, by their inherent methods of
+/// the same names (`$game` is `Game` or `SmallGame`).
+macro_rules! same_position_methods {
+    ($game:ident) => {
+        type Move = Peg;
 
-    #[inline]
-    fn to_move(&self) -> Player {
-        Game::to_move(self).into()
-    }
-
-    #[inline]
-    fn outcome(&self) -> Option<search::Outcome> {
-        Game::outcome(self).map(Into::into)
-    }
-
-    fn moves(&self, out: &mut Vec<Peg>) {
-        out.clear();
-        out.extend(self.legal_pegs().iter());
-    }
-
-    /// # Panics
-    /// On a move [`Game::play`] refuses.
-    #[inline]
-    fn play(&mut self, mv: Peg) {
-        if let Err(e) = Game::play(self, mv.x, mv.y) {
-            panic!("search played a refused move: {e}");
+        #[inline]
+        fn to_move(&self) -> Player {
+            $game::to_move(self).into()
         }
-    }
 
-    #[inline]
-    fn undo(&mut self) {
-        Game::undo(self);
-    }
+        #[inline]
+        fn outcome(&self) -> Option<search::Outcome> {
+            $game::outcome(self).map(Into::into)
+        }
 
-    #[inline]
-    fn ply(&self) -> u32 {
-        self.moves_played()
-    }
+        fn moves(&self, out: &mut Vec<Peg>) {
+            out.clear();
+            out.extend(self.legal_pegs().iter());
+        }
 
-    #[inline]
-    fn hash(&self) -> u64 {
-        Game::hash(self)
-    }
+        /// # Panics
+        /// On a move the game's own `play` refuses.
+        #[inline]
+        fn play(&mut self, mv: Peg) {
+            if let Err(e) = $game::play(self, mv.x, mv.y) {
+                panic!("search played a refused move: {e}");
+            }
+        }
 
-    #[inline]
-    fn move_index(&self, mv: Peg) -> usize {
-        ((mv.x - 1) + self.n() * (mv.y - 1)) as usize
-    }
+        #[inline]
+        fn undo(&mut self) {
+            $game::undo(self);
+        }
 
-    fn move_index_bound(&self) -> usize {
-        (self.n() * self.n()) as usize
-    }
+        #[inline]
+        fn ply(&self) -> u32 {
+            self.moves_played()
+        }
 
-    fn moves_since(&self, ply: u32, out: &mut Vec<Peg>) {
-        out.clear();
-        out.extend(self.history().skip(ply as usize));
-    }
+        #[inline]
+        fn hash(&self) -> u64 {
+            $game::hash(self)
+        }
 
-    #[inline]
-    fn winning_move(&self, player: Player) -> Option<Peg> {
-        self.first_winning_peg(player.into())
-    }
+        #[inline]
+        fn move_index(&self, mv: Peg) -> usize {
+            ((mv.x - 1) + self.n() * (mv.y - 1)) as usize
+        }
 
-    fn playout(&mut self, rng: &mut Rng) -> search::Outcome {
-        Game::playout(self, rng).into()
-    }
+        fn move_index_bound(&self) -> usize {
+            (self.n() * self.n()) as usize
+        }
+
+        fn moves_since(&self, ply: u32, out: &mut Vec<Peg>) {
+            out.clear();
+            out.extend(self.history().skip(ply as usize));
+        }
+
+        #[inline]
+        fn winning_move(&self, player: Player) -> Option<Peg> {
+            self.first_winning_peg(player.into())
+        }
+
+        fn playout(&mut self, rng: &mut Rng) -> search::Outcome {
+            $game::playout(self, rng).into()
+        }
+
+        fn playout_decisive(&mut self, rng: &mut Rng) -> search::Outcome {
+            $game::playout_decisive(self, rng).into()
+        }
+    };
+}
+
+impl search::Position for Game {
+    same_position_methods!(Game);
 
     fn prepare_search(&mut self) {
         self.cache_threats();
@@ -109,80 +121,10 @@ impl search::Position for Game {
             self.threats_valid = true;
         }
     }
-
-    fn playout_decisive(&mut self, rng: &mut Rng) -> search::Outcome {
-        Game::playout_decisive(self, rng).into()
-    }
 }
 
 impl search::Position for SmallGame {
-    type Move = Peg;
-
-    #[inline]
-    fn to_move(&self) -> search::Player {
-        SmallGame::to_move(self).into()
-    }
-
-    #[inline]
-    fn outcome(&self) -> Option<search::Outcome> {
-        SmallGame::outcome(self).map(Into::into)
-    }
-
-    fn moves(&self, out: &mut Vec<Peg>) {
-        out.clear();
-        out.extend(self.legal_pegs().iter());
-    }
-
-    /// # Panics
-    /// On a move [`SmallGame::play`] refuses.
-    #[inline]
-    fn play(&mut self, mv: Peg) {
-        if let Err(e) = SmallGame::play(self, mv.x, mv.y) {
-            panic!("search played a refused move: {e}");
-        }
-    }
-
-    #[inline]
-    fn undo(&mut self) {
-        SmallGame::undo(self);
-    }
-
-    #[inline]
-    fn ply(&self) -> u32 {
-        self.moves_played()
-    }
-
-    #[inline]
-    fn hash(&self) -> u64 {
-        SmallGame::hash(self)
-    }
-
-    #[inline]
-    fn move_index(&self, mv: Peg) -> usize {
-        ((mv.x - 1) + self.n() * (mv.y - 1)) as usize
-    }
-
-    fn move_index_bound(&self) -> usize {
-        (self.n() * self.n()) as usize
-    }
-
-    fn moves_since(&self, ply: u32, out: &mut Vec<Peg>) {
-        out.clear();
-        out.extend(self.history().skip(ply as usize));
-    }
-
-    #[inline]
-    fn winning_move(&self, player: search::Player) -> Option<Peg> {
-        self.first_winning_peg(player.into())
-    }
-
-    fn playout(&mut self, rng: &mut Rng) -> search::Outcome {
-        SmallGame::playout(self, rng).into()
-    }
-
-    fn playout_decisive(&mut self, rng: &mut Rng) -> search::Outcome {
-        SmallGame::playout_decisive(self, rng).into()
-    }
+    same_position_methods!(SmallGame);
 
     fn rewind(&mut self, earlier: &SmallGame) {
         self.rewind_to(earlier);
