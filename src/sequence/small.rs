@@ -73,16 +73,6 @@ impl Windows {
         &self.masks[from..from + self.per_cell]
     }
 
-    /// Does one of the windows through bit `b` hold only balls of `own`?
-    #[inline(always)]
-    fn completes(&self, b: usize, own: u64) -> bool {
-        let full = |win: bool, &w: &u64| win | (own & w == w);
-        match &self.eight {
-            Some(eight) => eight[b & 63].iter().fold(false, full),
-            None => self.of(b).iter().fold(false, full),
-        }
-    }
-
     fn build(n: usize, m: usize) -> Windows {
         let inside = |v: isize| (0..n as isize).contains(&v);
         let mut lists = vec![Vec::new(); 64];
@@ -479,16 +469,7 @@ impl SmallGame {
     #[inline(always)]
     fn decide(&self, win: bool) -> Option<Outcome> {
         let at = u32::from(self.len);
-        if win {
-            Some(Outcome::Win {
-                color: Color::of_move(at),
-                at,
-            })
-        } else if at == self.n().pow(3) {
-            Some(Outcome::Draw)
-        } else {
-            None
-        }
+        (win || at == self.n().pow(3)).then(|| ended(win, at))
     }
 
     /// Takes back the last ball; returns its peg, or `None` (changing nothing) when the board
@@ -656,15 +637,7 @@ impl SmallGame {
         self.next = p.next;
         self.hash = p.hash;
         self.stones = [black, white];
-        let at = u32::from(self.len);
-        if won {
-            Outcome::Win {
-                color: Color::of_move(at),
-                at,
-            }
-        } else {
-            Outcome::Draw
-        }
+        ended(won, u32::from(self.len))
     }
 
     /// Plays until the game is decided with decisive and anti-decisive moves, as
@@ -707,11 +680,7 @@ impl SmallGame {
                 theirs & theirs.wrapping_neg()
             } else {
                 let r = rng.next_u64() as u32;
-                let mut peg = pegs[((u64::from(r) * area) >> 32) as usize & 15];
-                if next & COLUMN << peg == 0 {
-                    peg = open_peg(next, pegs, area, rng);
-                }
-                next & COLUMN << peg
+                next & COLUMN << random_peg(next, pegs, area, r, rng)
             };
             let b = cell.trailing_zeros() as usize & 63;
             if save {
@@ -737,14 +706,7 @@ impl SmallGame {
         self.next = next;
         self.hash = hash;
         self.stones = stones;
-        let outcome = if won {
-            Outcome::Win {
-                color: Color::of_move(len as u32),
-                at: len as u32,
-            }
-        } else {
-            Outcome::Draw
-        };
+        let outcome = ended(won, len as u32);
         self.outcome = Some(outcome);
         outcome
     }
@@ -786,6 +748,32 @@ fn scan(windows: &[u64], own: u64, other: u64) -> (bool, u64) {
     (win, threats)
 }
 
+/// The game's end after its last ball, move `at`: a win of its mover, else a draw.
+#[inline(always)]
+fn ended(won: bool, at: u32) -> Outcome {
+    if won {
+        Outcome::Win {
+            color: Color::of_move(at),
+            at,
+        }
+    } else {
+        Outcome::Draw
+    }
+}
+
+/// A uniformly random open peg (`next` has one) chosen by the 32 random bits `r` by
+/// multiply-shift over the n² pegs, as [`Game`]'s playouts choose it, then [`open_peg`] (more
+/// numbers from `rng`) if that peg is full.
+#[inline(always)]
+fn random_peg(next: u64, pegs: &[u8; 16], area: u64, r: u32, rng: &mut Rng) -> u8 {
+    let peg = pegs[((u64::from(r) * area) >> 32) as usize & 15];
+    if next & COLUMN << peg != 0 {
+        peg
+    } else {
+        open_peg(next, pegs, area, rng)
+    }
+}
+
 /// A uniformly random open peg after the first choice found a full one, with the random
 /// numbers [`Game`]'s playouts use: three more tries over all pegs, then a direct choice among
 /// the open ones counted, in peg order.
@@ -813,10 +801,13 @@ trait WinTest: Copy {
     fn completes(self, b: usize, own: u64) -> bool;
 }
 
+/// The lists of any length ([`Windows::of`]), when [`Windows::eight`] is `None`.
 impl WinTest for &Windows {
     #[inline(always)]
     fn completes(self, b: usize, own: u64) -> bool {
-        Windows::completes(self, b, own)
+        self.of(b)
+            .iter()
+            .fold(false, |win, &w| win | (own & w == w))
     }
 }
 
@@ -857,12 +848,8 @@ impl<T: WinTest> Fast<'_, T> {
         r: u32,
         rng: &mut Rng,
     ) -> bool {
-        let mut peg = self.pegs[((u64::from(r) * self.area) >> 32) as usize & 15];
-        let mut cell = self.next & COLUMN << peg;
-        if cell == 0 {
-            peg = open_peg(self.next, self.pegs, self.area, rng);
-            cell = self.next & COLUMN << peg;
-        }
+        let peg = random_peg(self.next, self.pegs, self.area, r, rng);
+        let cell = self.next & COLUMN << peg;
         let b = cell.trailing_zeros() as usize & 63;
         self.moves[self.len & 63] = peg;
         self.len += 1;
