@@ -3,10 +3,17 @@
 //! permitted cells, every cell), with the winning moves checked on small grids. A row of 255
 //! takes the last move back (`Game::undo`), the reference going back to its copy from before
 //! it; and every undo is checked against the reference replayed from the game's history.
+//!
+//! Sides are mostly small (1 to 24), so that the reference's flood fill, whose cost follows the
+//! area, leaves time for many inputs; a side byte of 240 or more gives one of 16 sides up to
+//! [`MAX_SIDE`] (the bitboards' multi-word rows). After a move the cells of its row and column
+//! are compared one by one (a move changes no other), and every cell after an undo and at the
+//! end; the rectangles and the permitted count, compared after every move, would show a stray
+//! cell anywhere else.
 #![no_main]
 
 use arbitrary::Arbitrary;
-use bitgames::grid::reference::Reference;
+use bitgames::grid::reference::{Reference, grundy_of};
 use bitgames::grid::{Game, MAX_SIDE};
 use libfuzzer_sys::fuzz_target;
 
@@ -17,8 +24,31 @@ struct Input {
     moves: Vec<(u8, u8)>,
 }
 
+/// Large sides: both sides of the words' (64) and chunks' (8 words) boundaries, the limit, and
+/// the two sizes just off the range (refused by both).
+const LARGE: [u32; 16] = [
+    0, 25, 32, 33, 63, 64, 65, 66, 72, 73, 97, 100, 120, 127, 128, 129,
+];
+
+/// A side from a byte: 1 to 24 below 240, else one of [`LARGE`].
+fn side(byte: u8) -> u32 {
+    match byte.checked_sub(240) {
+        None => 1 + u32::from(byte) % 24,
+        Some(k) => LARGE[usize::from(k)],
+    }
+}
+
+/// Every cell (the frame around included) permitted alike.
+fn same_cells(fast: &Game, slow: &Reference, rows: u32, cols: u32) {
+    for row in 0..=rows + 1 {
+        for col in 0..=cols + 1 {
+            assert_eq!(fast.is_permitted(row, col), !slow.is_forbidden(row, col));
+        }
+    }
+}
+
 fuzz_target!(|input: Input| {
-    let (rows, cols) = (u32::from(input.rows), u32::from(input.cols));
+    let (rows, cols) = (side(input.rows), side(input.cols));
     let (fast, slow) = (Game::new(rows, cols), Reference::new(rows, cols));
     let (Ok(mut fast), Ok(mut slow)) = (fast, slow) else {
         assert_eq!(
@@ -45,12 +75,21 @@ fuzz_target!(|input: Input| {
             } else {
                 assert_eq!(format!("{fast:?}"), format!("{before:?}"));
             }
+            same_cells(&fast, &slow, rows, cols);
         } else {
             // Mostly on the grid, sometimes just off it.
             let (x, y) = (u32::from(x) % (rows + 2), u32::from(y) % (cols + 2));
             let copy = slow.clone();
             match (fast.play(x, y), slow.play(x, y)) {
-                (Ok(_), Ok(())) => earlier.push(copy),
+                (Ok(_), Ok(())) => {
+                    earlier.push(copy);
+                    for row in 0..=rows + 1 {
+                        assert_eq!(fast.is_permitted(row, y), !slow.is_forbidden(row, y));
+                    }
+                    for col in 0..=cols + 1 {
+                        assert_eq!(fast.is_permitted(x, col), !slow.is_forbidden(x, col));
+                    }
+                }
                 (Err(a), Err(b)) => {
                     assert_eq!(a, b);
                     assert_eq!(
@@ -64,17 +103,18 @@ fuzz_target!(|input: Input| {
         }
         let rects = slow.rectangles();
         assert_eq!(fast.rectangles(), rects);
-        assert_eq!(fast.grundy(), slow.grundy());
+        assert_eq!(fast.grundy(), grundy_of(&rects));
         let area: u32 = rects.iter().map(|r| r.rows * r.cols).sum();
         assert_eq!(fast.permitted(), area);
         assert_eq!(fast.outcome().is_some(), area == 0);
-        for row in 0..=rows + 1 {
-            for col in 0..=cols + 1 {
-                assert_eq!(fast.is_permitted(row, col), !slow.is_forbidden(row, col));
-            }
-        }
-        if rows * cols <= 64 {
+        // The reference plays every cell on a copy and floods each: after every move on
+        // grids of up to 24 cells, at the end on grids of up to 64.
+        if rows * cols <= 24 {
             assert_eq!(fast.winning_moves(), slow.winning_moves());
         }
+    }
+    same_cells(&fast, &slow, rows, cols);
+    if rows * cols <= 64 {
+        assert_eq!(fast.winning_moves(), slow.winning_moves());
     }
 });

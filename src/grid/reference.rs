@@ -34,10 +34,28 @@ pub fn brute_force_table(max: usize) -> Vec<Vec<u16>> {
     g
 }
 
-/// [`brute_force_table`] up to [`MAX_SIDE`], computed once.
-fn table() -> &'static [Vec<u16>] {
+/// [`brute_force_table`] up to [`SMALL`] or up to [`MAX_SIDE`] (as `max` needs), each computed
+/// once: small grids do not wait for the full table.
+fn table(max: u32) -> &'static [Vec<u16>] {
+    static SMALL_TABLE: OnceLock<Vec<Vec<u16>>> = OnceLock::new();
     static TABLE: OnceLock<Vec<Vec<u16>>> = OnceLock::new();
-    TABLE.get_or_init(|| brute_force_table(MAX_SIDE as usize))
+    if max <= SMALL {
+        SMALL_TABLE.get_or_init(|| brute_force_table(SMALL as usize))
+    } else {
+        TABLE.get_or_init(|| brute_force_table(MAX_SIDE as usize))
+    }
+}
+
+/// The side up to which the small table goes.
+const SMALL: u32 = 32;
+
+/// The XOR of the values of `rects` (each at most [`MAX_SIDE`] on a side): the value of a
+/// position whose permitted region they are, as [`Reference::rectangles`] finds them.
+pub fn grundy_of(rects: &[Rect]) -> u16 {
+    let g = table(rects.iter().map(|r| r.rows.max(r.cols)).max().unwrap_or(0));
+    rects
+        .iter()
+        .fold(0, |v, r| v ^ g[r.rows as usize][r.cols as usize])
 }
 
 /// A position as a plain grid of forbidden flags.
@@ -121,16 +139,17 @@ impl Reference {
     /// # Panics
     /// When a part is not a full rectangle (the theory says it always is).
     pub fn rectangles(&self) -> Vec<Rect> {
-        let mut done = BitVec::<usize>::repeat(false, self.forbidden.len());
+        let mut done = vec![false; self.forbidden.len()];
         let mut out = Vec::new();
+        let mut stack = Vec::new();
         let permitted = |r: i64, c: i64| self.index(r, c).filter(|&k| !self.forbidden[k]);
         for row in 1..=i64::from(self.rows) {
             for col in 1..=i64::from(self.cols) {
                 let Some(k) = permitted(row, col).filter(|&k| !done[k]) else {
                     continue;
                 };
-                done.set(k, true);
-                let mut stack = vec![(row, col)];
+                done[k] = true;
+                stack.push((row, col));
                 let (mut top, mut left, mut bottom, mut right, mut size) = (row, col, row, col, 0);
                 while let Some((r, c)) = stack.pop() {
                     size += 1;
@@ -140,7 +159,7 @@ impl Reference {
                     right = right.max(c);
                     for (nr, nc) in [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)] {
                         if let Some(k) = permitted(nr, nc).filter(|&k| !done[k]) {
-                            done.set(k, true);
+                            done[k] = true;
                             stack.push((nr, nc));
                         }
                     }
@@ -160,10 +179,7 @@ impl Reference {
 
     /// The XOR of the rectangles' values.
     pub fn grundy(&self) -> u16 {
-        let g = table();
-        self.rectangles()
-            .iter()
-            .fold(0, |v, r| v ^ g[r.rows as usize][r.cols as usize])
+        grundy_of(&self.rectangles())
     }
 
     /// Every move after which [`Reference::grundy`] is 0, in row-major order, found by playing

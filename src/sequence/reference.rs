@@ -91,13 +91,16 @@ impl Board {
         Ok(self.outcome)
     }
 
-    /// Does `color` have m or more balls in a row anywhere? Tries every cell as the start of a
-    /// line in every direction.
+    /// Does `color` have m or more balls in a row anywhere? Tries every ball of that colour as
+    /// the start of a line in every direction.
     pub fn has_sequence(&self, color: Color) -> bool {
         let n = self.n as i32;
         for x in 0..n {
             for y in 0..n {
                 for z in 0..n {
+                    if self.cells[x as usize][y as usize][z as usize] != Some(color) {
+                        continue;
+                    }
                     for &(dx, dy, dz) in &DIRECTIONS {
                         let mut run = 0;
                         let (mut a, mut b, mut c) = (x, y, z);

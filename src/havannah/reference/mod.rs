@@ -140,11 +140,18 @@ impl Reference {
             if grouped[self.index(start)] {
                 continue;
             }
-            let group = self.reach(std::iter::once(start), own);
+            // The group of `start`, by depth-first search, and what it touches.
             let mut border = Border::NONE;
-            for c in self.board.iter().filter(|&c| group[self.index(c)]) {
-                grouped[self.index(c)] = true;
+            grouped[self.index(start)] = true;
+            let mut stack = vec![start];
+            while let Some(c) = stack.pop() {
                 border = border.with(self.board.border(c));
+                for n in self.neighbours(c) {
+                    if own(n) && !grouped[self.index(n)] {
+                        grouped[self.index(n)] = true;
+                        stack.push(n);
+                    }
+                }
             }
             if border.corners() >= 2 {
                 wins = wins.with(Wins::BRIDGE);

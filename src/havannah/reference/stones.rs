@@ -2,8 +2,11 @@
 //! [`crate::havannah::Stones`] and of the judge.
 //!
 //! After every move it groups all stones by breadth-first search and flood fills the empty
-//! cells from the border. No union-find, no arcs, no masks kept between moves. Memory and time
-//! are proportional to the board's area per move: for tests and fuzzing on small boards only.
+//! cells from the border. No union-find, no arcs, no masks kept between moves. The fill covers
+//! the stones' bounding box only: every empty cell outside it is reached from the border in a
+//! straight line away from the box (no stone lies on that line), so it is outside every ring.
+//! Memory is proportional to the board's area, time per move to the box's area: for tests and
+//! fuzzing on small boards, or on games that stay in a small part of a large one.
 
 use std::collections::VecDeque;
 
@@ -16,6 +19,11 @@ pub struct Stones {
     board: Board,
     /// `stone[x * (n + 2) + y]`: is there a stone on (x, y)? (The frame around is empty.)
     stone: Vec<bool>,
+    /// The stones in the order played.
+    played: Vec<Cell>,
+    /// The stones' bounding box, lowest and highest corner (meaningless with no stone).
+    low: Cell,
+    high: Cell,
     moves: u32,
     first_win: Option<(Wins, u32)>,
 }
@@ -36,6 +44,9 @@ impl Stones {
         Ok(Stones {
             board,
             stone: vec![false; width * width],
+            played: Vec::new(),
+            low: Cell::new(u32::MAX, u32::MAX),
+            high: Cell::new(0, 0),
             moves: 0,
             first_win: None,
         })
@@ -54,19 +65,24 @@ impl Stones {
         (0..6).filter_map(move |d| cell.neighbour(d).filter(|&c| self.board.contains(c)))
     }
 
-    /// Labels the cells `open` lets a search enter, starting from each of `starts` in turn:
-    /// every cell first reached from `starts[i]` gets the label `i`.
-    fn label(&self, starts: &[Vec<Cell>], open: impl Fn(Cell) -> bool) -> Vec<u32> {
+    /// Is `cell` inside the stones' bounding box?
+    fn in_box(&self, cell: Cell) -> bool {
+        (self.low.x..=self.high.x).contains(&cell.x) && (self.low.y..=self.high.y).contains(&cell.y)
+    }
+
+    /// Labels the cells `open` lets a search enter: those reached from the cells of `first`
+    /// get the label 0, then each of `cells` not yet reached, in turn, starts a search whose
+    /// cells get the next label (1, 2, ...). Returns the labels (cells never reached keep
+    /// [`UNSEEN`]) and their count.
+    fn label(
+        &self,
+        first: impl IntoIterator<Item = Cell>,
+        cells: impl IntoIterator<Item = Cell>,
+        open: impl Fn(Cell) -> bool,
+    ) -> (Vec<u32>, u32) {
         let mut label = vec![UNSEEN; self.stone.len()];
         let mut queue = VecDeque::new();
-        for (next, group) in starts.iter().enumerate() {
-            let next = next as u32;
-            for &c in group {
-                if label[self.index(c)] == UNSEEN {
-                    label[self.index(c)] = next;
-                    queue.push_back(c);
-                }
-            }
+        let spread = |label: &mut Vec<u32>, queue: &mut VecDeque<Cell>, next: u32| {
             while let Some(c) = queue.pop_front() {
                 for n in self.neighbours(c) {
                     if open(n) && label[self.index(n)] == UNSEEN {
@@ -75,43 +91,80 @@ impl Stones {
                     }
                 }
             }
+        };
+        for c in first {
+            if label[self.index(c)] == UNSEEN {
+                label[self.index(c)] = 0;
+                queue.push_back(c);
+            }
         }
-        label
+        spread(&mut label, &mut queue, 0);
+        let mut next = 1;
+        for c in cells {
+            if label[self.index(c)] == UNSEEN {
+                label[self.index(c)] = next;
+                queue.push_back(c);
+                spread(&mut label, &mut queue, next);
+                next += 1;
+            }
+        }
+        (label, next)
     }
 
-    /// The groups of stones: one label per group.
-    fn groups(&self) -> Vec<u32> {
-        let starts: Vec<Vec<Cell>> = self
-            .board
-            .iter()
-            .filter(|&c| self.has_stone(c))
-            .map(|c| vec![c])
-            .collect();
-        self.label(&starts, |c| self.has_stone(c))
+    /// The groups of stones: one label per group (from 1), and the number of labels.
+    fn groups(&self) -> (Vec<u32>, u32) {
+        self.label([], self.played.iter().copied(), |c| self.has_stone(c))
     }
 
-    /// The areas of empty cells: area 0 is everything reachable from outside the board
-    /// (through empty border cells), then one number per enclosed area.
+    /// The empty cells of the bounding box, row by row.
+    fn empty_in_box(&self) -> impl Iterator<Item = Cell> + '_ {
+        let (low, high) = (self.low, self.high);
+        (low.x..=high.x)
+            .flat_map(move |x| (low.y..=high.y).map(move |y| Cell::new(x, y)))
+            .filter(|&c| self.board.contains(c) && !self.has_stone(c))
+    }
+
+    /// The areas of empty cells of the bounding box: area 0 is everything reachable from
+    /// outside the board (through empty border cells, or from the empty cells around the
+    /// box), then one number per enclosed area. Read them with [`Stones::area`].
     fn empty_areas(&self) -> Vec<u32> {
-        let empty: Vec<Cell> = self.board.iter().filter(|&c| !self.has_stone(c)).collect();
-        let mut starts = vec![
-            empty
-                .iter()
-                .copied()
-                .filter(|&c| self.board.is_border(c))
-                .collect::<Vec<_>>(),
-        ];
-        starts.extend(empty.into_iter().map(|c| vec![c]));
-        self.label(&starts, |c| !self.has_stone(c))
+        // A border cell, or one on the box's rim (with a neighbour outside the box).
+        let (low, high) = (self.low, self.high);
+        let open_side = |c: Cell| {
+            self.board.is_border(c)
+                || c.x == low.x
+                || c.x == high.x
+                || c.y == low.y
+                || c.y == high.y
+        };
+        let first = self.empty_in_box().filter(|&c| open_side(c));
+        self.label(first, self.empty_in_box(), |c| {
+            self.in_box(c) && !self.has_stone(c)
+        })
+        .0
     }
 
-    /// Bridge and fork of the group of stones labelled `group`.
-    fn shape(&self, groups: &[u32], group: u32) -> Wins {
-        let border = self
-            .board
-            .iter()
-            .filter(|&c| groups[self.index(c)] == group && self.has_stone(c))
-            .fold(Border::NONE, |m, c| m.with(self.board.border(c)));
+    /// The area of the empty on-board `cell` in `areas` (0 outside the bounding box).
+    fn area(&self, areas: &[u32], cell: Cell) -> u32 {
+        if self.in_box(cell) {
+            areas[self.index(cell)]
+        } else {
+            0
+        }
+    }
+
+    /// The corners and edges each group of stones touches, by group label.
+    fn borders(&self, groups: &[u32], count: u32) -> Vec<Border> {
+        let mut border = vec![Border::NONE; count as usize];
+        for &c in &self.played {
+            let g = groups[self.index(c)] as usize;
+            border[g] = border[g].with(self.board.border(c));
+        }
+        border
+    }
+
+    /// Bridge and fork of a group that touches `border`.
+    fn shape(border: Border) -> Wins {
         let mut wins = Wins::NONE;
         if border.corners() >= 2 {
             wins = wins.with(Wins::BRIDGE);
@@ -126,21 +179,16 @@ impl Stones {
     /// (bridge), some group touching three edges (fork), some empty cell cut off from the
     /// border (ring).
     pub fn position(&self) -> Wins {
-        let groups = self.groups();
-        let mut wins = Wins::NONE;
-        let mut done = std::collections::HashSet::new();
-        for c in self.board.iter().filter(|&c| self.has_stone(c)) {
-            let g = groups[self.index(c)];
-            if done.insert(g) {
-                wins = wins.with(self.shape(&groups, g));
-            }
-        }
-        let areas = self.empty_areas();
-        if self
-            .board
+        let (groups, count) = self.groups();
+        self.position_of(&self.borders(&groups, count), &self.empty_areas())
+    }
+
+    /// [`Stones::position`] from the groups' borders and the empty areas.
+    fn position_of(&self, borders: &[Border], areas: &[u32]) -> Wins {
+        let mut wins = borders
             .iter()
-            .any(|c| !self.has_stone(c) && areas[self.index(c)] != 0)
-        {
+            .fold(Wins::NONE, |wins, &b| wins.with(Self::shape(b)));
+        if self.empty_in_box().any(|c| self.area(areas, c) != 0) {
             wins = wins.with(Wins::RING);
         }
         wins
@@ -165,14 +213,18 @@ impl Stones {
         }
         let at = self.index(cell);
         self.stone[at] = true;
+        self.played.push(cell);
+        self.low = Cell::new(self.low.x.min(x), self.low.y.min(y));
+        self.high = Cell::new(self.high.x.max(x), self.high.y.max(y));
         self.moves += 1;
-        let groups = self.groups();
-        let mut wins = self.shape(&groups, groups[at]);
+        let (groups, count) = self.groups();
+        let borders = self.borders(&groups, count);
+        let mut wins = Self::shape(borders[groups[at] as usize]);
         let areas = self.empty_areas();
         let mut around: Vec<u32> = self
             .neighbours(cell)
             .filter(|&n| !self.has_stone(n))
-            .map(|n| areas[self.index(n)])
+            .map(|n| self.area(&areas, n))
             .collect();
         if self.board.is_border(cell) {
             around.push(0);
@@ -183,7 +235,7 @@ impl Stones {
             wins = wins.with(Wins::RING);
         }
         if self.first_win.is_none() {
-            let position = self.position();
+            let position = self.position_of(&borders, &areas);
             if !position.is_empty() {
                 self.first_win = Some((position, self.moves));
             }
