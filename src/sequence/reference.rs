@@ -23,12 +23,13 @@ const DIRECTIONS: [(i32, i32, i32); 13] = [
     (1, -1, -1),
 ];
 
-/// A board of any side n ≥ 1 (not limited to 7), balls in `cells[x][y][z]` from 0.
+/// A board of any side n ≥ 1 (not limited to 7), the ball at (x, y, z) (from 0) in
+/// `cells[(x * n + y) * n + z]`: one allocation, so that a search can clone it cheaply.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
     n: u32,
     m: u32,
-    cells: Vec<Vec<Vec<Option<Color>>>>,
+    cells: Vec<Option<Color>>,
     moves: u32,
     outcome: Option<Outcome>,
 }
@@ -40,10 +41,16 @@ impl Board {
         Board {
             n,
             m,
-            cells: vec![vec![vec![None; side]; side]; side],
+            cells: vec![None; side * side * side],
             moves: 0,
             outcome: None,
         }
+    }
+
+    /// The index of (x, y, z), coordinates from 0, in `cells`.
+    fn at(&self, x: u32, y: u32, z: u32) -> usize {
+        let n = self.n as usize;
+        (x as usize * n + y as usize) * n + z as usize
     }
 
     /// The ball at `(x, y, z)`, coordinates from 1; `None` when empty or off the board.
@@ -51,7 +58,7 @@ impl Board {
         if x == 0 || y == 0 || z == 0 || x > self.n || y > self.n || z > self.n {
             return None;
         }
-        self.cells[x as usize - 1][y as usize - 1][z as usize - 1]
+        self.cells[self.at(x - 1, y - 1, z - 1)]
     }
 
     /// The outcome so far.
@@ -73,7 +80,8 @@ impl Board {
         if x == 0 || y == 0 || x > self.n || y > self.n {
             return Err(PlayError::OffBoard { peg, n: self.n });
         }
-        let balls = &mut self.cells[x as usize - 1][y as usize - 1];
+        let bottom = self.at(x - 1, y - 1, 0);
+        let balls = &mut self.cells[bottom..bottom + self.n as usize];
         let Some(z) = balls.iter().position(|c| c.is_none()) else {
             return Err(PlayError::PegFull { peg });
         };
@@ -98,7 +106,7 @@ impl Board {
         for x in 0..n {
             for y in 0..n {
                 for z in 0..n {
-                    if self.cells[x as usize][y as usize][z as usize] != Some(color) {
+                    if self.cells[self.at(x as u32, y as u32, z as u32)] != Some(color) {
                         continue;
                     }
                     for &(dx, dy, dz) in &DIRECTIONS {
@@ -107,7 +115,7 @@ impl Board {
                         while (0..n).contains(&a)
                             && (0..n).contains(&b)
                             && (0..n).contains(&c)
-                            && self.cells[a as usize][b as usize][c as usize] == Some(color)
+                            && self.cells[self.at(a as u32, b as u32, c as u32)] == Some(color)
                         {
                             run += 1;
                             a += dx;
@@ -190,7 +198,8 @@ mod tests {
         // Black balls at (5,1,2), (5,2,2), (5,3,2) form a 3-sequence.
         let mut b = Board::new(5, 3);
         for (x, y, z) in [(5, 1, 2), (5, 2, 2), (5, 3, 2)] {
-            b.cells[x - 1][y - 1][z - 1] = Some(Color::Black);
+            let at = b.at(x as u32 - 1, y as u32 - 1, z as u32 - 1);
+            b.cells[at] = Some(Color::Black);
         }
         assert!(b.has_sequence(Color::Black));
         assert!(!b.has_sequence(Color::White));
