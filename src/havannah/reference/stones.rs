@@ -8,9 +8,7 @@
 //! Memory is proportional to the board's area, time per move to the box's area: for tests and
 //! fuzzing on small boards, or on games that stay in a small part of a large one.
 
-use std::collections::VecDeque;
-
-use crate::havannah::geometry::{Board, Border, Cell};
+use crate::havannah::geometry::{Board, Border, Cell, NEIGHBOURS};
 use crate::havannah::{PlayError, SizeError, Wins};
 
 /// A game played the slow way.
@@ -30,6 +28,9 @@ pub struct Stones {
 
 /// Marks a cell not yet reached by a search.
 const UNSEEN: u32 = u32::MAX;
+
+/// Marks a cell no search enters.
+const CLOSED: u32 = u32::MAX - 1;
 
 impl Stones {
     /// An empty board with `side` cells per side.
@@ -70,78 +71,98 @@ impl Stones {
         (self.low.x..=self.high.x).contains(&cell.x) && (self.low.y..=self.high.y).contains(&cell.y)
     }
 
-    /// Labels the cells `open` lets a search enter: those reached from the cells of `first`
-    /// get the label 0, then each of `cells` not yet reached, in turn, starts a search whose
-    /// cells get the next label (1, 2, ...). Returns the labels (cells never reached keep
-    /// [`UNSEEN`]) and their count.
-    fn label(
-        &self,
-        first: impl IntoIterator<Item = Cell>,
-        cells: impl IntoIterator<Item = Cell>,
-        open: impl Fn(Cell) -> bool,
-    ) -> (Vec<u32>, u32) {
-        let mut label = vec![UNSEEN; self.stone.len()];
-        let mut queue = VecDeque::new();
-        let spread = |label: &mut Vec<u32>, queue: &mut VecDeque<Cell>, next: u32| {
-            while let Some(c) = queue.pop_front() {
-                for n in self.neighbours(c) {
-                    if open(n) && label[self.index(n)] == UNSEEN {
-                        label[self.index(n)] = next;
-                        queue.push_back(n);
+    /// Labels connected cells. `label` holds [`UNSEEN`] on the cells a search may enter and
+    /// [`CLOSED`] elsewhere: the cells reached from those of `first` get the label 0, then
+    /// each of `cells` not yet reached, in turn, starts a search whose cells get the next
+    /// label (1, 2, ...). Returns the number of labels.
+    fn label(&self, label: &mut [u32], first: &[Cell], cells: &[Cell]) -> u32 {
+        // Index steps to the six neighbours: the frame around the board keeps every
+        // on-board cell's neighbours inside the array.
+        let width = self.board.n() as isize + 2;
+        let steps = NEIGHBOURS.map(|(dx, dy)| dx as isize * width + dy as isize);
+        let mut stack = Vec::new();
+        let spread = |label: &mut [u32], stack: &mut Vec<usize>, next: u32| {
+            while let Some(i) = stack.pop() {
+                for step in steps {
+                    let j = i.wrapping_add_signed(step);
+                    if label[j] == UNSEEN {
+                        label[j] = next;
+                        stack.push(j);
                     }
                 }
             }
         };
-        for c in first {
-            if label[self.index(c)] == UNSEEN {
-                label[self.index(c)] = 0;
-                queue.push_back(c);
+        for &c in first {
+            let i = self.index(c);
+            if label[i] == UNSEEN {
+                label[i] = 0;
+                stack.push(i);
             }
         }
-        spread(&mut label, &mut queue, 0);
+        spread(label, &mut stack, 0);
         let mut next = 1;
-        for c in cells {
-            if label[self.index(c)] == UNSEEN {
-                label[self.index(c)] = next;
-                queue.push_back(c);
-                spread(&mut label, &mut queue, next);
+        for &c in cells {
+            let i = self.index(c);
+            if label[i] == UNSEEN {
+                label[i] = next;
+                stack.push(i);
+                spread(label, &mut stack, next);
                 next += 1;
             }
         }
-        (label, next)
+        next
     }
 
     /// The groups of stones: one label per group (from 1), and the number of labels.
     fn groups(&self) -> (Vec<u32>, u32) {
-        self.label([], self.played.iter().copied(), |c| self.has_stone(c))
+        let mut label = vec![CLOSED; self.stone.len()];
+        for &c in &self.played {
+            label[self.index(c)] = UNSEEN;
+        }
+        let count = self.label(&mut label, &[], &self.played);
+        (label, count)
     }
 
     /// The empty cells of the bounding box, row by row.
-    fn empty_in_box(&self) -> impl Iterator<Item = Cell> + '_ {
-        let (low, high) = (self.low, self.high);
-        (low.x..=high.x)
-            .flat_map(move |x| (low.y..=high.y).map(move |y| Cell::new(x, y)))
-            .filter(|&c| self.board.contains(c) && !self.has_stone(c))
+    fn empty_in_box(&self) -> Vec<Cell> {
+        let (low, high, s) = (self.low, self.high, self.board.side());
+        let mut empty = Vec::new();
+        for x in low.x..=high.x {
+            // The board's cells of column x are those with |x - y| < S.
+            let (from, to) = (low.y.max(x.saturating_sub(s - 1)), high.y.min(x + s - 1));
+            for y in from..=to {
+                let c = Cell::new(x, y);
+                if !self.stone[self.index(c)] {
+                    empty.push(c);
+                }
+            }
+        }
+        empty
     }
 
     /// The areas of empty cells of the bounding box: area 0 is everything reachable from
     /// outside the board (through empty border cells, or from the empty cells around the
     /// box), then one number per enclosed area. Read them with [`Stones::area`].
-    fn empty_areas(&self) -> Vec<u32> {
+    fn empty_areas(&self, empty: &[Cell]) -> Vec<u32> {
+        let mut label = vec![CLOSED; self.stone.len()];
+        for &c in empty {
+            label[self.index(c)] = UNSEEN;
+        }
         // A border cell, or one on the box's rim (with a neighbour outside the box).
         let (low, high) = (self.low, self.high);
-        let open_side = |c: Cell| {
-            self.board.is_border(c)
-                || c.x == low.x
-                || c.x == high.x
-                || c.y == low.y
-                || c.y == high.y
-        };
-        let first = self.empty_in_box().filter(|&c| open_side(c));
-        self.label(first, self.empty_in_box(), |c| {
-            self.in_box(c) && !self.has_stone(c)
-        })
-        .0
+        let first: Vec<Cell> = empty
+            .iter()
+            .copied()
+            .filter(|&c| {
+                self.board.is_border(c)
+                    || c.x == low.x
+                    || c.x == high.x
+                    || c.y == low.y
+                    || c.y == high.y
+            })
+            .collect();
+        self.label(&mut label, &first, empty);
+        label
     }
 
     /// The area of the empty on-board `cell` in `areas` (0 outside the bounding box).
@@ -180,15 +201,17 @@ impl Stones {
     /// border (ring).
     pub fn position(&self) -> Wins {
         let (groups, count) = self.groups();
-        self.position_of(&self.borders(&groups, count), &self.empty_areas())
+        let empty = self.empty_in_box();
+        let areas = self.empty_areas(&empty);
+        self.position_of(&self.borders(&groups, count), &empty, &areas)
     }
 
     /// [`Stones::position`] from the groups' borders and the empty areas.
-    fn position_of(&self, borders: &[Border], areas: &[u32]) -> Wins {
+    fn position_of(&self, borders: &[Border], empty: &[Cell], areas: &[u32]) -> Wins {
         let mut wins = borders
             .iter()
             .fold(Wins::NONE, |wins, &b| wins.with(Self::shape(b)));
-        if self.empty_in_box().any(|c| self.area(areas, c) != 0) {
+        if empty.iter().any(|&c| areas[self.index(c)] != 0) {
             wins = wins.with(Wins::RING);
         }
         wins
@@ -220,7 +243,8 @@ impl Stones {
         let (groups, count) = self.groups();
         let borders = self.borders(&groups, count);
         let mut wins = Self::shape(borders[groups[at] as usize]);
-        let areas = self.empty_areas();
+        let empty = self.empty_in_box();
+        let areas = self.empty_areas(&empty);
         let mut around: Vec<u32> = self
             .neighbours(cell)
             .filter(|&n| !self.has_stone(n))
@@ -235,7 +259,7 @@ impl Stones {
             wins = wins.with(Wins::RING);
         }
         if self.first_win.is_none() {
-            let position = self.position_of(&borders, &areas);
+            let position = self.position_of(&borders, &empty, &areas);
             if !position.is_empty() {
                 self.first_win = Some((position, self.moves));
             }
