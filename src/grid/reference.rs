@@ -8,8 +8,6 @@
 
 use std::sync::OnceLock;
 
-use bitvec::vec::BitVec;
-
 use super::{Cell, MAX_SIDE, PlayError, Rect, SizeError, check_size};
 
 /// g(a, b) for a, b ≤ `max` straight from the definition: `table[a][b]`.
@@ -74,7 +72,7 @@ pub struct Reference {
     rows: u32,
     cols: u32,
     /// `forbidden[(row - 1) * cols + (col - 1)]`.
-    forbidden: BitVec,
+    forbidden: Vec<bool>,
 }
 
 impl Reference {
@@ -87,7 +85,7 @@ impl Reference {
         Ok(Reference {
             rows,
             cols,
-            forbidden: BitVec::repeat(false, (rows * cols) as usize),
+            forbidden: vec![false; (rows * cols) as usize],
         })
     }
 
@@ -121,11 +119,11 @@ impl Reference {
         if self.forbidden[k] {
             return Err(PlayError::Forbidden { cell });
         }
-        self.forbidden.set(k, true);
+        self.forbidden[k] = true;
         for (dr, dc) in [(0, -1), (0, 1), (-1, 0), (1, 0)] {
             let (mut r, mut c) = (i64::from(row) + dr, i64::from(col) + dc);
             while let Some(k) = self.index(r, c).filter(|&k| !self.forbidden[k]) {
-                self.forbidden.set(k, true);
+                self.forbidden[k] = true;
                 r += dr;
                 c += dc;
             }
@@ -139,16 +137,18 @@ impl Reference {
     /// # Panics
     /// When a part is not a full rectangle (the theory says it always is).
     pub fn rectangles(&self) -> Vec<Rect> {
-        let mut done = vec![false; self.forbidden.len()];
+        let (rows, cols) = (i64::from(self.rows), i64::from(self.cols));
+        let at = |r: i64, c: i64| ((r - 1) * cols + (c - 1)) as usize;
+        // Forbidden, or in a part already found.
+        let mut seen = self.forbidden.clone();
         let mut out = Vec::new();
         let mut stack = Vec::new();
-        let permitted = |r: i64, c: i64| self.index(r, c).filter(|&k| !self.forbidden[k]);
-        for row in 1..=i64::from(self.rows) {
-            for col in 1..=i64::from(self.cols) {
-                let Some(k) = permitted(row, col).filter(|&k| !done[k]) else {
+        for row in 1..=rows {
+            for col in 1..=cols {
+                if seen[at(row, col)] {
                     continue;
-                };
-                done[k] = true;
+                }
+                seen[at(row, col)] = true;
                 stack.push((row, col));
                 let (mut top, mut left, mut bottom, mut right, mut size) = (row, col, row, col, 0);
                 while let Some((r, c)) = stack.pop() {
@@ -158,8 +158,9 @@ impl Reference {
                     left = left.min(c);
                     right = right.max(c);
                     for (nr, nc) in [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)] {
-                        if let Some(k) = permitted(nr, nc).filter(|&k| !done[k]) {
-                            done[k] = true;
+                        let on = (1..=rows).contains(&nr) && (1..=cols).contains(&nc);
+                        if on && !seen[at(nr, nc)] {
+                            seen[at(nr, nc)] = true;
                             stack.push((nr, nc));
                         }
                     }
