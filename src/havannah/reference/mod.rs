@@ -40,6 +40,8 @@ pub struct Reference {
     rules: Rules,
     /// `cells[x * (n + 2) + y]`: the stone on (x, y), if any. (The frame around is empty.)
     cells: Vec<Option<Color>>,
+    /// The board's cells in [`Board::iter`]'s order, listed once.
+    all: Vec<Cell>,
     moves: Vec<Move>,
     outcome: Option<Outcome>,
 }
@@ -58,6 +60,7 @@ impl Reference {
             board,
             rules,
             cells: vec![None; width * width],
+            all: board.iter().collect(),
             moves: Vec::new(),
             outcome: None,
         })
@@ -124,8 +127,9 @@ impl Reference {
     fn reaches_border(&self, color: Color) -> Vec<bool> {
         let not_own = |c: Cell| self.cells[self.index(c)] != Some(color);
         let border = self
-            .board
+            .all
             .iter()
+            .copied()
             .filter(|&c| self.board.is_border(c) && not_own(c));
         self.reach(border, not_own)
     }
@@ -136,7 +140,7 @@ impl Reference {
         let own = |c: Cell| self.cells[self.index(c)] == Some(color);
         let mut wins = Wins::NONE;
         let mut grouped = vec![false; self.cells.len()];
-        for start in self.board.iter().filter(|&c| own(c)) {
+        for start in self.all.iter().copied().filter(|&c| own(c)) {
             if grouped[self.index(start)] {
                 continue;
             }
@@ -164,10 +168,11 @@ impl Reference {
         let enclosed = |c: Cell| !own(c) && !outside[self.index(c)];
         let ring = match self.rules.ring_rule() {
             RingRule::CodeJam => self
-                .board
+                .all
                 .iter()
+                .copied()
                 .any(|c| enclosed(c) && self.cells[self.index(c)].is_none()),
-            _ => self.board.iter().any(|c| {
+            _ => self.all.iter().copied().any(|c| {
                 enclosed(c) || (own(c) && self.neighbours(c).filter(|&n| own(n)).count() == 6)
             }),
         };
@@ -184,8 +189,9 @@ impl Reference {
         let open = |c: Cell| c == cell || self.cells[self.index(c)] != Some(color);
         let seen = self.reach(std::iter::once(cell), open);
         !self
-            .board
+            .all
             .iter()
+            .copied()
             .any(|c| seen[self.index(c)] && self.board.is_border(c))
     }
 
@@ -214,8 +220,9 @@ impl Reference {
         self.moves.push(Move::Place(cell));
         let wins = self.wins(color);
         let full = self
-            .board
+            .all
             .iter()
+            .copied()
             .all(|c| self.cells[self.index(c)].is_some());
         self.outcome = if !wins.is_empty() {
             Some(Outcome::Win {
@@ -251,19 +258,24 @@ impl Reference {
         Ok(())
     }
 
-    /// Takes the last move back by replaying the others from an empty board.
+    /// Takes the last move back: its stone leaves the board (a swap gives White's stone back).
+    /// The game was not over before that move (it would have been refused), so it is not
+    /// over now.
     pub fn undo(&mut self) -> Option<Move> {
         let last = self.moves.pop()?;
-        let moves = std::mem::take(&mut self.moves);
-        self.cells.fill(None);
+        let cell = match last {
+            Move::Place(cell) => cell,
+            Move::Swap => match self.moves.first() {
+                Some(&Move::Place(first)) => first,
+                _ => unreachable!("a swap follows White's first stone"),
+            },
+        };
+        let at = self.index(cell);
+        self.cells[at] = match last {
+            Move::Place(_) => None,
+            Move::Swap => Some(Color::White),
+        };
         self.outcome = None;
-        for m in moves {
-            let replayed = match m {
-                Move::Place(c) => self.play(c.x, c.y).map(|_| ()),
-                Move::Swap => self.swap(),
-            };
-            assert!(replayed.is_ok(), "a move once legal stays legal on replay");
-        }
         Some(last)
     }
 }
