@@ -3,9 +3,11 @@
 //! [`Reference`] is the two-player game of [`Game`](crate::havannah::Game): a 2-D array of
 //! cells, and after every move flood fills over it for the mover's groups (bridge, fork) and
 //! for what the mover's stones cut off from the border (rings, under either [`RingRule`]). No
-//! union-find, no arcs, nothing kept between moves but the cells and the moves. [`Stones`] is
-//! the one-player task of the Code Jam judge. Memory and time are proportional to the board's
-//! area per move: for tests and fuzzing on small boards only.
+//! union-find, no arcs, nothing kept between moves but the cells and the moves; an undo takes
+//! the last stone off (the game was not over before it). [`Stones`] is the one-player task of
+//! the Code Jam judge. Memory and time are proportional to the board's area per move (for
+//! [`Stones`], time to the area of the stones' bounding box): for tests and fuzzing on small
+//! boards only.
 //!
 //! Both return the engines' own error types, so the differential tests compare which error
 //! happened, not only that one did.
