@@ -67,7 +67,7 @@ fuzz_target!(|input: Input| {
             same(small, &game);
         }
         if played == Err(PlayError::GameOver) {
-            // Every later ball is refused the same way: nothing more to compare.
+            // Every later ball is refused the same way: nothing more to play.
             break;
         }
         assert_eq!(game.outcome(), board.outcome());
@@ -97,6 +97,11 @@ fuzz_target!(|input: Input| {
                 same(&undone_small, &undone);
             }
         }
+    }
+    // Both colours' full-board detectors on the final position (during the game only the
+    // mover's are compared, so this is where a change to the other colour's balls shows).
+    for color in [Color::Black, Color::White] {
+        assert_eq!(game.has_sequence(color), board.has_sequence(color));
     }
     if let Some(mut small) = small {
         let start = small.clone();

@@ -1,5 +1,5 @@
-//! The executable specification of 3-D Sequence: a plain 3-D array and a full scan of every cell
-//! in every direction after every ball. No bit tricks; slow on purpose; short enough to check by
+//! The executable specification of 3-D Sequence: a plain 3-D array and a full scan from every
+//! ball in every direction after every ball. No bit tricks; slow on purpose; short enough to check by
 //! eye against the problem statement
 //! ([AOJ 1249 "Make a Sequence"](https://onlinejudge.u-aizu.ac.jp/problems/1249)). The fast
 //! [`Game`](super::Game) is trusted only as far as it agrees with this.

@@ -6,8 +6,8 @@
 //! union-find, no arcs, nothing kept between moves but the cells and the moves; an undo takes
 //! the last stone off (the game was not over before it). [`Stones`] is the one-player task of
 //! the Code Jam judge. Memory and time are proportional to the board's area per move (for
-//! [`Stones`], time to the area of the stones' bounding box): for tests and fuzzing on small
-//! boards only.
+//! [`Stones`], the search's time to the area of the stones' bounding box): for tests and
+//! fuzzing on small boards only.
 //!
 //! Both return the engines' own error types, so the differential tests compare which error
 //! happened, not only that one did.

@@ -1,12 +1,13 @@
 //! [`Stones`]: the Code Jam task (one player's stones) the slow way, the specification of
 //! [`crate::havannah::Stones`] and of the judge.
 //!
-//! After every move it groups all stones by breadth-first search and flood fills the empty
+//! After every move it groups all stones by a depth-first search and flood fills the empty
 //! cells from the border. No union-find, no arcs, no masks kept between moves. The fill covers
 //! the stones' bounding box only: every empty cell outside it is reached from the border in a
 //! straight line away from the box (no stone lies on that line), so it is outside every ring.
-//! Memory is proportional to the board's area, time per move to the box's area: for tests and
-//! fuzzing on small boards, or on games that stay in a small part of a large one.
+//! Memory is proportional to the board's area; time per move to the box's area, plus filling
+//! two board-sized label arrays (a memset): for tests and fuzzing on small boards, or on games
+//! that stay in a small part of a large one.
 
 use crate::havannah::geometry::{Board, Border, Cell, NEIGHBOURS};
 use crate::havannah::{PlayError, SizeError, Wins};
