@@ -1,6 +1,7 @@
 //! Incremental vs from-scratch: a fuzzed move list played on the bitboard game and on the plain
 //! reference, compared after every move (legality and which error, rectangles, Grundy value,
-//! permitted cells, every cell), with the winning moves checked on small grids. A row of 255
+//! permitted cells, the cells the move changes; see below), with the winning moves checked on
+//! small grids. A row of 255
 //! takes the last move back (`Game::undo`), the reference going back to its copy from before
 //! it; and every undo is checked against the reference replayed from the game's history.
 //!

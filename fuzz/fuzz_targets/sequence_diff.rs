@@ -76,8 +76,8 @@ fuzz_target!(|input: Input| {
             // before it writes).
             continue;
         }
-        // The full-board detectors on the mover's balls (the other colour's are unchanged
-        // since they were checked after its last ball).
+        // The full-board detectors on the mover's balls (the other colour's did not change;
+        // both colours are compared again on the final position).
         let mover = before.to_move();
         assert_eq!(game.has_sequence(mover), board.has_sequence(mover));
         for cx in 1..=n {

@@ -39,25 +39,21 @@ fuzz_target!(|input: Input| {
     // The ways to fill the cube from here, wins ignored: e! / (h_1! ... h_k!) for e empty
     // cells in pegs of h_i free cells. Far past the budget, the minimax is not tried at all
     // (it would mostly stop at the budget; wins cut a tree, hence the margin, and positions
-    // whose wins would keep the tree small are lost to this: the price of the rate).
-    let mut free = vec![0u32; (n * n) as usize];
-    for y in 1..=n {
-        for x in 1..=n {
-            free[((y - 1) * n + x - 1) as usize] =
-                (1..=n).filter(|&z| game.ball(x, y, z).is_none()).count() as u32;
+    // whose wins would keep the tree small are lost to this: the price of the rate). With
+    // m <= 2 almost every line wins at once and trees stay tiny whatever the count.
+    if m >= 3 {
+        let (mut ways, mut filled) = (1f64, 0u32);
+        for y in 1..=n {
+            for x in 1..=n {
+                for k in 1..=n - game.height(x, y).unwrap() {
+                    filled += 1;
+                    ways = ways * f64::from(filled) / f64::from(k);
+                }
+            }
         }
-    }
-    let mut ways = 1f64;
-    let mut filled = 0u32;
-    for &h in &free {
-        for k in 1..=h {
-            filled += 1;
-            ways = ways * f64::from(filled) / f64::from(k);
+        if ways > 20.0 * BUDGET as f64 {
+            return;
         }
-    }
-    // With m <= 2 almost every line wins at once and trees stay tiny whatever the count.
-    if m >= 3 && ways > 20.0 * BUDGET as f64 {
-        return;
     }
     let Some(want) = reference::value_within(n, m, &moves, BUDGET).unwrap() else {
         return;

@@ -137,18 +137,16 @@ impl Reference {
     /// # Panics
     /// When a part is not a full rectangle (the theory says it always is).
     pub fn rectangles(&self) -> Vec<Rect> {
-        let (rows, cols) = (i64::from(self.rows), i64::from(self.cols));
-        let at = |r: i64, c: i64| ((r - 1) * cols + (c - 1)) as usize;
         // Forbidden, or in a part already found.
         let mut seen = self.forbidden.clone();
         let mut out = Vec::new();
         let mut stack = Vec::new();
-        for row in 1..=rows {
-            for col in 1..=cols {
-                if seen[at(row, col)] {
+        for row in 1..=i64::from(self.rows) {
+            for col in 1..=i64::from(self.cols) {
+                let Some(k) = self.index(row, col).filter(|&k| !seen[k]) else {
                     continue;
-                }
-                seen[at(row, col)] = true;
+                };
+                seen[k] = true;
                 stack.push((row, col));
                 let (mut top, mut left, mut bottom, mut right, mut size) = (row, col, row, col, 0);
                 while let Some((r, c)) = stack.pop() {
@@ -158,9 +156,8 @@ impl Reference {
                     left = left.min(c);
                     right = right.max(c);
                     for (nr, nc) in [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)] {
-                        let on = (1..=rows).contains(&nr) && (1..=cols).contains(&nc);
-                        if on && !seen[at(nr, nc)] {
-                            seen[at(nr, nc)] = true;
+                        if let Some(k) = self.index(nr, nc).filter(|&k| !seen[k]) {
+                            seen[k] = true;
                             stack.push((nr, nc));
                         }
                     }

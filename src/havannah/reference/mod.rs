@@ -42,8 +42,6 @@ pub struct Reference {
     rules: Rules,
     /// `cells[x * (n + 2) + y]`: the stone on (x, y), if any. (The frame around is empty.)
     cells: Vec<Option<Color>>,
-    /// The board's cells in [`Board::iter`]'s order, listed once.
-    all: Vec<Cell>,
     moves: Vec<Move>,
     outcome: Option<Outcome>,
 }
@@ -62,7 +60,6 @@ impl Reference {
             board,
             rules,
             cells: vec![None; width * width],
-            all: board.iter().collect(),
             moves: Vec::new(),
             outcome: None,
         })
@@ -129,9 +126,8 @@ impl Reference {
     fn reaches_border(&self, color: Color) -> Vec<bool> {
         let not_own = |c: Cell| self.cells[self.index(c)] != Some(color);
         let border = self
-            .all
+            .board
             .iter()
-            .copied()
             .filter(|&c| self.board.is_border(c) && not_own(c));
         self.reach(border, not_own)
     }
@@ -142,7 +138,7 @@ impl Reference {
         let own = |c: Cell| self.cells[self.index(c)] == Some(color);
         let mut wins = Wins::NONE;
         let mut grouped = vec![false; self.cells.len()];
-        for start in self.all.iter().copied().filter(|&c| own(c)) {
+        for start in self.board.iter().filter(|&c| own(c)) {
             if grouped[self.index(start)] {
                 continue;
             }
@@ -170,11 +166,10 @@ impl Reference {
         let enclosed = |c: Cell| !own(c) && !outside[self.index(c)];
         let ring = match self.rules.ring_rule() {
             RingRule::CodeJam => self
-                .all
+                .board
                 .iter()
-                .copied()
                 .any(|c| enclosed(c) && self.cells[self.index(c)].is_none()),
-            _ => self.all.iter().copied().any(|c| {
+            _ => self.board.iter().any(|c| {
                 enclosed(c) || (own(c) && self.neighbours(c).filter(|&n| own(n)).count() == 6)
             }),
         };
@@ -191,9 +186,8 @@ impl Reference {
         let open = |c: Cell| c == cell || self.cells[self.index(c)] != Some(color);
         let seen = self.reach(std::iter::once(cell), open);
         !self
-            .all
+            .board
             .iter()
-            .copied()
             .any(|c| seen[self.index(c)] && self.board.is_border(c))
     }
 
@@ -222,9 +216,8 @@ impl Reference {
         self.moves.push(Move::Place(cell));
         let wins = self.wins(color);
         let full = self
-            .all
+            .board
             .iter()
-            .copied()
             .all(|c| self.cells[self.index(c)].is_some());
         self.outcome = if !wins.is_empty() {
             Some(Outcome::Win {
@@ -265,18 +258,15 @@ impl Reference {
     /// over now.
     pub fn undo(&mut self) -> Option<Move> {
         let last = self.moves.pop()?;
-        let cell = match last {
-            Move::Place(cell) => cell,
+        let (cell, back) = match last {
+            Move::Place(cell) => (cell, None),
             Move::Swap => match self.moves.first() {
-                Some(&Move::Place(first)) => first,
+                Some(&Move::Place(first)) => (first, Some(Color::White)),
                 _ => unreachable!("a swap follows White's first stone"),
             },
         };
         let at = self.index(cell);
-        self.cells[at] = match last {
-            Move::Place(_) => None,
-            Move::Swap => Some(Color::White),
-        };
+        self.cells[at] = back;
         self.outcome = None;
         Some(last)
     }
