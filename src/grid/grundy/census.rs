@@ -428,13 +428,7 @@ impl Rect {
         while r < rows.end {
             let end = (r + GROUP).min(rows.end);
             let group = (r..end).map(|r| terms(r, len));
-            let c = self.cands;
-            let found = match self.n {
-                1 => scan.hits(&[c[0]], group),
-                2 => scan.hits(&[c[0], c[1]], group),
-                3 => scan.hits(&[c[0], c[1], c[2]], group),
-                _ => scan.hits(&c, group),
-            };
+            let found = self.hits(scan, group);
             if found != 0 {
                 self.drop_found(found);
                 if self.n == 0 {
@@ -453,7 +447,8 @@ impl Rect {
         end: usize,
         terms: impl Fn(std::ops::Range<usize>) -> I,
     ) {
-        while self.n == 0 {
+        let lo = MARKED.min(end);
+        'fresh: while self.n == 0 {
             let mut from = 0;
             for k in 0..CANDIDATES {
                 from = self.missing_from(from);
@@ -461,8 +456,30 @@ impl Rect {
                 from += 1;
             }
             self.n = CANDIDATES;
-            let found = scan.hits(&self.cands, terms(MARKED.min(end)..end));
-            self.drop_found(found);
+            // A few rows at a time, so that candidates found early leave the compares.
+            let mut r = lo;
+            while r < end {
+                let e = (r + 8).min(end);
+                let found = self.hits(scan, terms(r..e));
+                if found != 0 {
+                    self.drop_found(found);
+                    if self.n == 0 {
+                        continue 'fresh;
+                    }
+                }
+                r = e;
+            }
+        }
+    }
+
+    /// [`Scan::hits`] with the candidates.
+    fn hits<'a>(&self, scan: Scan, rows: impl Iterator<Item = (&'a [u16], &'a [u16])>) -> u32 {
+        let c = self.cands;
+        match self.n {
+            1 => scan.hits(&[c[0]], rows),
+            2 => scan.hits(&[c[0], c[1]], rows),
+            3 => scan.hits(&[c[0], c[1], c[2]], rows),
+            _ => scan.hits(&c, rows),
         }
     }
 }
