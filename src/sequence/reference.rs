@@ -99,6 +99,23 @@ impl Board {
         Ok(self.outcome)
     }
 
+    /// Takes back the top ball of peg `(x, y)` (from 1), which must be the last ball played,
+    /// onto a game that was undecided before it (as every game is before its last legal
+    /// play): the board is then as it was before that play. Off-board or empty pegs are
+    /// left alone.
+    pub(crate) fn undo(&mut self, x: u32, y: u32) {
+        if x == 0 || y == 0 || x > self.n || y > self.n {
+            return;
+        }
+        let bottom = self.at(x - 1, y - 1, 0);
+        let balls = &mut self.cells[bottom..bottom + self.n as usize];
+        if let Some(top) = balls.iter().rposition(Option::is_some) {
+            balls[top] = None;
+            self.moves -= 1;
+            self.outcome = None;
+        }
+    }
+
     /// Does `color` have m or more balls in a row anywhere? Tries every ball of that colour as
     /// the start of a line in every direction.
     pub fn has_sequence(&self, color: Color) -> bool {
@@ -203,6 +220,29 @@ mod tests {
         }
         assert!(b.has_sequence(Color::Black));
         assert!(!b.has_sequence(Color::White));
+    }
+
+    #[test]
+    fn undo_restores_the_board_before_the_play() {
+        // Every peg of a 3 × 3 × 3 board with three in a row, along a fixed game: each legal
+        // play taken back gives the board before it, outcome and move count included.
+        let mut rng = crate::rng::Rng::new(7);
+        for _ in 0..50 {
+            let mut board = Board::new(3, 3);
+            while board.outcome().is_none() {
+                for y in 1..=3 {
+                    for x in 1..=3 {
+                        let before = board.clone();
+                        if board.play(x, y).is_ok() {
+                            board.undo(x, y);
+                            assert_eq!(board, before, "peg ({x}, {y})");
+                        }
+                    }
+                }
+                let (x, y) = (rng.below(3) + 1, rng.below(3) + 1);
+                let _ = board.play(x, y);
+            }
+        }
     }
 
     #[test]

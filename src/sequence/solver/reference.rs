@@ -45,11 +45,18 @@ pub fn value_within(
     }
     let mover = Color::of_move(moves.len() as u32 + 1);
     let mut nodes = 0;
-    Ok(minimax(&board, n, mover, &mut nodes, max_nodes))
+    Ok(minimax(&mut board, n, mover, &mut nodes, max_nodes))
 }
 
-/// The value of `board` with `mover` to move, or `None` past `max_nodes` positions.
-fn minimax(board: &Board, n: u32, mover: Color, nodes: &mut u64, max_nodes: u64) -> Option<Value> {
+/// The value of `board` with `mover` to move, or `None` past `max_nodes` positions. Each
+/// move is played on `board` and taken back before the next; `board` ends as it was.
+fn minimax(
+    board: &mut Board,
+    n: u32,
+    mover: Color,
+    nodes: &mut u64,
+    max_nodes: u64,
+) -> Option<Value> {
     *nodes += 1;
     if *nodes > max_nodes {
         return None;
@@ -69,11 +76,12 @@ fn minimax(board: &Board, n: u32, mover: Color, nodes: &mut u64, max_nodes: u64)
     let mut best: Option<Value> = None;
     for y in 1..=n {
         for x in 1..=n {
-            let mut child = board.clone();
-            if child.play(x, y).is_err() {
+            if board.play(x, y).is_err() {
                 continue;
             }
-            let v = minimax(&child, n, mover.other(), nodes, max_nodes)?;
+            let v = minimax(board, n, mover.other(), nodes, max_nodes);
+            board.undo(x, y);
+            let v = v?;
             best = Some(match (best, mover) {
                 (None, _) => v,
                 (Some(b), Color::Black) => b.max(v),
