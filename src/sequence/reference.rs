@@ -1,6 +1,7 @@
-//! The executable specification of 3-D Sequence: a plain 3-D array and a full scan from every
-//! ball in every direction after every ball. No bit tricks; slow on purpose; short enough to check by
-//! eye against the problem statement
+//! The executable specification of 3-D Sequence: a plain 3-D array, each ball's runs counted
+//! in all 13 directions when it is dropped, and a full scan from every ball in every direction
+//! ([`Board::has_sequence`]) for comparing whole boards. No bit tricks; slow on purpose; short
+//! enough to check by eye against the problem statement
 //! ([AOJ 1249 "Make a Sequence"](https://onlinejudge.u-aizu.ac.jp/problems/1249)). The fast
 //! [`Game`](super::Game) is trusted only as far as it agrees with this.
 
@@ -88,7 +89,7 @@ impl Board {
         self.moves += 1;
         let color = Color::of_move(self.moves);
         balls[z] = Some(color);
-        if self.has_sequence(color) {
+        if self.has_sequence_through(x - 1, y - 1, z as u32) {
             self.outcome = Some(Outcome::Win {
                 color,
                 at: self.moves,
@@ -114,6 +115,36 @@ impl Board {
             self.moves -= 1;
             self.outcome = None;
         }
+    }
+
+    /// Is the ball at `(x, y, z)` (from 0) in m or more balls of its colour in a row? Counts
+    /// the run through it in each of the 13 directions, both ways.
+    ///
+    /// [`Board::play`] asks only this of the ball it drops: the game ends at the first
+    /// sequence, so before that ball there was none, and balls never move, so a sequence
+    /// after it holds it. [`Board::has_sequence`] is the full scan, for comparing boards.
+    fn has_sequence_through(&self, x: u32, y: u32, z: u32) -> bool {
+        let n = self.n as i32;
+        let color = self.cells[self.at(x, y, z)];
+        let (x, y, z) = (x as i32, y as i32, z as i32);
+        let run = |dx: i32, dy: i32, dz: i32| {
+            let mut run = 0;
+            let (mut a, mut b, mut c) = (x + dx, y + dy, z + dz);
+            while (0..n).contains(&a)
+                && (0..n).contains(&b)
+                && (0..n).contains(&c)
+                && self.cells[self.at(a as u32, b as u32, c as u32)] == color
+            {
+                run += 1;
+                a += dx;
+                b += dy;
+                c += dz;
+            }
+            run
+        };
+        DIRECTIONS
+            .iter()
+            .any(|&(dx, dy, dz)| 1 + run(dx, dy, dz) + run(-dx, -dy, -dz) >= self.m)
     }
 
     /// Does `color` have m or more balls in a row anywhere? Tries every ball of that colour as
@@ -241,6 +272,25 @@ mod tests {
                 }
                 let (x, y) = (rng.below(3) + 1, rng.below(3) + 1);
                 let _ = board.play(x, y);
+            }
+        }
+    }
+
+    #[test]
+    fn the_runs_through_the_ball_dropped_agree_with_the_full_scan() {
+        let mut rng = crate::rng::Rng::new(11);
+        for _ in 0..300 {
+            let n = rng.range(1, 6);
+            let m = rng.range(1, n);
+            let mut board = Board::new(n, m);
+            while board.outcome().is_none() {
+                let (x, y) = (rng.below(n) + 1, rng.below(n) + 1);
+                let mover = Color::of_move(board.moves + 1);
+                if let Ok(outcome) = board.play(x, y) {
+                    let won = matches!(outcome, Some(Outcome::Win { .. }));
+                    assert_eq!(won, board.has_sequence(mover), "n {n}, m {m}");
+                    assert!(!board.has_sequence(mover.other()));
+                }
             }
         }
     }
