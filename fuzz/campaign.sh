@@ -17,11 +17,13 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     mapfile -t targets < <(cargo fuzz list)
 fi
+# Built without LLVM's trace-compares instrumentation: in 60-second runs every target reached
+# as much coverage or more without it, at up to five times the rate (fuzz/README.md, "Build flags").
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-    fuzz=(cargo +nightly fuzz run)
+    fuzz=(cargo +nightly fuzz run --no-trace-compares)
     sanitizer=address
 else
-    fuzz=(cargo fuzz run -s none)
+    fuzz=(cargo fuzz run -s none --no-trace-compares)
     sanitizer=none
 fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
