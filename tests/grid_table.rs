@@ -191,3 +191,19 @@ fn census_to_2048_equals_the_earlier_table() {
         vec![(2, 2), (4, 4), (4, 6), (8, 12), (10, 10)]
     );
 }
+
+/// The census to 4096 gives the table published in docs/grid-census.md (its checksum, its
+/// largest value and its zeros). About 45 minutes of CPU, so not in `cargo test`: run it with
+/// `cargo test --release --test grid_table -- --ignored`.
+#[test]
+#[ignore = "about 45 minutes of CPU: cargo test --release --test grid_table -- --ignored"]
+fn census_to_4096_equals_the_published_table() {
+    let table = Table::compute(4096, |_| {}).unwrap();
+    assert_eq!(checksum(&table, 4096), 0x592b_e8f7_78ff_9a97);
+    assert_eq!(checksum(&table, 2048), EARLIER[3].1);
+    assert_eq!(table.largest(), 259);
+    assert_eq!(
+        table.zeros(),
+        vec![(2, 2), (4, 4), (4, 6), (8, 12), (10, 10)]
+    );
+}
