@@ -20,6 +20,8 @@ def main(path):
         if header[0] != "a\\b" or header[1:] != [str(b) for b in range(1, n + 1)]:
             sys.exit(f"{path}: line 1: expected the header a\\b,1,...,N")
         for a, line in enumerate(f, start=1):
+            if not line.strip() and a > n:
+                break
             fields = line.rstrip("\n").split(",")
             if len(fields) != n + 1 or fields[0] != str(a):
                 sys.exit(f"{path}: line {a + 1}: expected {a} and {n} values")

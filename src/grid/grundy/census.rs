@@ -33,6 +33,9 @@ const BLOCK: usize = 16;
 /// Rows of moves scanned for the candidates before the hits are looked at.
 const GROUP: usize = 4;
 
+/// Rows of moves a refill compares with its candidates before it drops those found.
+const REFILL_ROWS: usize = 8;
+
 /// Lanes of the scan: sixteen `u16` values, one AVX2 register.
 const LANES: usize = 16;
 
@@ -459,7 +462,7 @@ impl Rect {
             // A few rows at a time, so that candidates found early leave the compares.
             let mut r = lo;
             while r < end {
-                let e = (r + 8).min(end);
+                let e = (r + REFILL_ROWS).min(end);
                 let found = self.hits(scan, terms(r..e));
                 if found != 0 {
                     self.drop_found(found);
