@@ -169,6 +169,55 @@ fn fast_path_equals_plain_path() {
     }
 }
 
+/// A forbidden move deep in a long case, wherever it falls in the fast path's two streams:
+/// the answers before it and the error are the plain path's. (When the second stream meets
+/// the bad move, the first goes on alone from the token its stream had reached: an offset
+/// wrong by one move there replays a move onto a forbidden cell or skips one.)
+#[test]
+#[cfg_attr(miri, ignore)]
+fn a_forbidden_move_in_either_stream_keeps_the_answers_before_it() {
+    let mut rng = Rng::new(21);
+    let mut clean = Vec::new();
+    generate(&mut clean, &mut rng, 120, 80, usize::MAX).unwrap();
+    let lines: Vec<&[u8]> = clean
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    for bad in (0..lines.len()).step_by(3) {
+        let mut tokens: Vec<String> = String::from_utf8_lossy(lines[bad])
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect();
+        // r c m, then the moves: the last move made a repeat of the first (now forbidden).
+        if tokens.len() < 3 + 2 * 20 {
+            continue;
+        }
+        let n = tokens.len();
+        tokens[n - 2] = tokens[3].clone();
+        tokens[n - 1] = tokens[4].clone();
+        let mut input = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            if i == bad {
+                input.extend(tokens.join(" ").bytes());
+            } else {
+                input.extend_from_slice(line);
+            }
+            input.push(b'\n');
+        }
+        let want = judge_with(&Plain, &input, Options::single_threaded());
+        assert!(want.1.is_err(), "case {bad} is refused");
+        for options in [
+            Options::single_threaded(),
+            Options {
+                threads: 2,
+                block: 1 << 14,
+            },
+        ] {
+            assert_eq!(judge(&input, options), want, "bad case {bad}, {options:?}");
+        }
+    }
+}
+
 #[test]
 fn error_type_is_input() {
     let mut out = Vec::new();

@@ -71,23 +71,7 @@ pub(crate) trait Kernel: Copy {
     /// game's, the first game's position is exactly that after its `played` tokens (its moves
     /// up to and including the one before the bad move), so that it can go on; the other
     /// positions are unspecified.
-    #[inline(always)]
-    fn play_pair(self, grids: [&mut Board; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
-        let [a, b] = grids;
-        for (k, (p, q)) in moves[0]
-            .chunks_exact(2)
-            .zip(moves[1].chunks_exact(2))
-            .enumerate()
-        {
-            if !self.play_moves(a, p) {
-                return Err((0, 2 * k));
-            }
-            if !self.play_moves(b, q) {
-                return Err((1, 2 * k + 2));
-            }
-        }
-        Ok(())
-    }
+    fn play_pair(self, grids: [&mut Board; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)>;
 }
 
 /// The portable kernel: the SWAR tokenizer, and [`Board::cut`] move by move. The
@@ -112,7 +96,7 @@ impl Kernel for Portable {
         }
     }
 
-    /// As the default, with each board's move chosen once.
+    /// [`play_pair_with`], with each board's move (wide or narrow) chosen once.
     #[inline(always)]
     fn play_pair(self, grids: [&mut Board; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
         let [a, b] = grids;
