@@ -16,7 +16,8 @@
 # Each of JOBS (default 2) jobs builds in a copy of the tree, from scratch for every module
 # (COPY_TARGET=true copies target/ too, but its dependencies were rebuilt all the same).
 # IN_PLACE=1 instead mutates this tree itself, one mutant at a time, on its warm target/: for a
-# scratch clone (`git clone . /tmp/mut`), never for a working tree with changes.
+# scratch clone (`git clone . /tmp/mut`), never for a working tree with changes (proptest also
+# records the failures of mutants in its tests/*.proptest-regressions files there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=27.1.0
