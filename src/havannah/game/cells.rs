@@ -311,6 +311,27 @@ mod tests {
     use super::*;
     use crate::rng::Rng;
 
+    /// The array while the framed square (n + 2 = 2S + 1 on a side) has at most 2^16 slots,
+    /// that is up to side 127; the hash table beyond, so that the memory of a game on a large
+    /// board follows its stones. A map reused across sizes switches both ways.
+    #[test]
+    fn the_layout_follows_the_board_size() {
+        let board = |side| Board::new(side).unwrap();
+        let dense = |cells: &Cells| match cells {
+            Cells::Dense { slots, .. } => Some(slots.len()),
+            Cells::Sparse(_) => None,
+        };
+        assert_eq!(dense(&Cells::new(board(2))), Some(25));
+        assert_eq!(dense(&Cells::new(board(127))), Some(255 * 255));
+        assert_eq!(dense(&Cells::new(board(128))), None);
+        assert_eq!(dense(&Cells::new(board(3000))), None);
+        let mut cells = Cells::new(board(3000));
+        cells.resize(board(10));
+        assert_eq!(dense(&cells), Some(21 * 21));
+        cells.resize(board(500));
+        assert_eq!(dense(&cells), None);
+    }
+
     #[test]
     fn removals_after_growing_find_every_older_key() {
         // Grow the table (at 33 keys, and again at 65), then take the keys off newest first:
