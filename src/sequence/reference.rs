@@ -122,6 +122,25 @@ impl Board {
         }
     }
 
+    /// The balls of `color` in a row from `(x, y, z)` (from 0, itself included) stepping by
+    /// `d`, until the first other cell or the edge.
+    fn run(&self, (x, y, z): (i32, i32, i32), d: (i32, i32, i32), color: Color) -> u32 {
+        let n = self.n as i32;
+        let (mut a, mut b, mut c) = (x, y, z);
+        let mut run = 0;
+        while (0..n).contains(&a)
+            && (0..n).contains(&b)
+            && (0..n).contains(&c)
+            && self.cells[self.at(a as u32, b as u32, c as u32)] == Some(color)
+        {
+            run += 1;
+            a += d.0;
+            b += d.1;
+            c += d.2;
+        }
+        run
+    }
+
     /// Is the ball at `(x, y, z)` (from 0) in m or more balls of its colour in a row? Counts
     /// the run through it in each of the 13 directions, both ways.
     ///
@@ -129,27 +148,14 @@ impl Board {
     /// sequence, so before that ball there was none, and balls never move, so a sequence
     /// after it holds it. [`Board::has_sequence`] is the full scan, for comparing boards.
     fn has_sequence_through(&self, x: u32, y: u32, z: u32) -> bool {
-        let n = self.n as i32;
-        let color = self.cells[self.at(x, y, z)];
-        let (x, y, z) = (x as i32, y as i32, z as i32);
-        let run = |dx: i32, dy: i32, dz: i32| {
-            let mut run = 0;
-            let (mut a, mut b, mut c) = (x + dx, y + dy, z + dz);
-            while (0..n).contains(&a)
-                && (0..n).contains(&b)
-                && (0..n).contains(&c)
-                && self.cells[self.at(a as u32, b as u32, c as u32)] == color
-            {
-                run += 1;
-                a += dx;
-                b += dy;
-                c += dz;
-            }
-            run
+        let Some(color) = self.cells[self.at(x, y, z)] else {
+            return false;
         };
-        DIRECTIONS
-            .iter()
-            .any(|&(dx, dy, dz)| 1 + run(dx, dy, dz) + run(-dx, -dy, -dz) >= self.m)
+        let at = (x as i32, y as i32, z as i32);
+        DIRECTIONS.iter().any(|&(dx, dy, dz)| {
+            // The ball itself is in both runs.
+            self.run(at, (dx, dy, dz), color) + self.run(at, (-dx, -dy, -dz), color) > self.m
+        })
     }
 
     /// Does `color` have m or more balls in a row anywhere? Tries every ball of that colour as
@@ -162,22 +168,11 @@ impl Board {
                     if self.cells[self.at(x as u32, y as u32, z as u32)] != Some(color) {
                         continue;
                     }
-                    for &(dx, dy, dz) in &DIRECTIONS {
-                        let mut run = 0;
-                        let (mut a, mut b, mut c) = (x, y, z);
-                        while (0..n).contains(&a)
-                            && (0..n).contains(&b)
-                            && (0..n).contains(&c)
-                            && self.cells[self.at(a as u32, b as u32, c as u32)] == Some(color)
-                        {
-                            run += 1;
-                            a += dx;
-                            b += dy;
-                            c += dz;
-                        }
-                        if run >= self.m {
-                            return true;
-                        }
+                    if DIRECTIONS
+                        .iter()
+                        .any(|&d| self.run((x, y, z), d, color) >= self.m)
+                    {
+                        return true;
                     }
                 }
             }
