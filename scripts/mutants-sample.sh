@@ -66,13 +66,10 @@ for module in "${modules[@]}"; do
         echo "the tests of $module fail on the unmutated tree: no sample" >&2
         exit 1
     fi
-    # cargo-mutants exits 2 when some mutants were missed and 3 when some timed out (listed
-    # apart in timeout.txt): outcomes, not failures.
-    status=0
-    # shellcheck disable=SC2086
     # The test targets go to the build as well as to the test run (--cargo-arg): a bare
     # `cargo test --no-run` would build all two dozen of them for every mutant.
     cargo_args=()
+    # shellcheck disable=SC2086 # tests[...] is a list of cargo test arguments
     for arg in --lib ${tests[$module]}; do
         cargo_args+=("--cargo-arg=$arg")
     done
@@ -80,6 +77,9 @@ for module in "${modules[@]}"; do
     if [ -n "${IN_PLACE:-}" ]; then
         place=(--in-place)
     fi
+    # cargo-mutants exits 2 when some mutants were missed and 3 when some timed out (listed
+    # apart in timeout.txt): outcomes, not failures.
+    status=0
     cargo mutants "${globs[@]}" --shard "$shard" --sharding round-robin "${place[@]}" \
         --baseline skip --timeout "${TIMEOUT:-120}" --build-timeout "${BUILD_TIMEOUT:-600}" \
         --output "$out" "${cargo_args[@]}" || status=$?

@@ -193,8 +193,8 @@ fn census_to_2048_equals_the_earlier_table() {
 }
 
 /// The census to 4096 gives the table of the run published in docs/grid-census.md (the
-/// checksum given there, its largest value and its zeros). About 45 minutes of CPU, so not in `cargo test`: run it with
-/// `cargo test --release --test grid_table -- --ignored`.
+/// checksum given there, its largest value and its zeros). About 45 minutes of CPU, so not in
+/// `cargo test`: run it with `cargo test --release --test grid_table -- --ignored`.
 #[test]
 #[ignore = "about 45 minutes of CPU: cargo test --release --test grid_table -- --ignored"]
 fn census_to_4096_equals_the_published_table() {
