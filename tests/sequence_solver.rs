@@ -296,3 +296,41 @@ fn the_answer_does_not_depend_on_threads_or_table_size() {
         assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
     }
 }
+
+#[test]
+fn a_small_solve_fits_a_small_stack() {
+    // A one-thread solve of at most 32 empty cells runs on the caller's thread (no thread is
+    // started for it): here on a thread of 512 KiB, a quarter of a spawned thread's default
+    // (this search ran in 64 KiB and not in 32 KiB, in the test profile). A stack overflow
+    // aborts the test binary.
+    // A position of 32 empty cells whose search goes deep: 10 000 to 300 000 nodes.
+    let mut rng = Rng::new(7);
+    let moves = loop {
+        let moves = quiet_game(4, 4, &mut rng);
+        if moves.len() >= 32 {
+            let moves = moves[..32].to_vec();
+            let mut solver = Solver::new(4, 4, Options::default()).unwrap();
+            let s = solver.solve(&game_of(4, 4, &moves), Mode::Full, Limits::default());
+            if (10_000..300_000).contains(&s.unwrap().stats.nodes) {
+                break moves;
+            }
+        }
+    };
+    let (value, proof) = std::thread::Builder::new()
+        .stack_size(512 << 10)
+        .spawn(move || {
+            let game = game_of(4, 4, &moves);
+            let mut solver =
+                Solver::new(4, 4, Options::default().with_table_bytes(1 << 20)).unwrap();
+            let s = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+            let value = s.value().unwrap();
+            let proof = value
+                .winner()
+                .map(|w| solver.check_win(&game, w, Limits::default()).is_ok());
+            (value, proof)
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_ne!(proof, Some(false), "{value:?}");
+}

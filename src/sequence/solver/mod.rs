@@ -409,6 +409,14 @@ macro_rules! with_geometry {
 /// Stack for a search thread: one frame per empty cell, at most 343 deep.
 const STACK_BYTES: usize = 64 << 20;
 
+/// Empty cells up to which a one-thread search runs on the caller's thread instead of a
+/// thread of its own with a [`STACK_BYTES`] stack: starting a thread (and mapping its stack)
+/// costs more than a whole search of a small position. A release build takes under 1 KiB of
+/// stack per empty cell (a search of the 64-cell Score Four board runs in 48 KiB and not in
+/// 32 KiB), so this needs well under the 2 MiB of a spawned thread's default stack, even in a
+/// debug build.
+const INLINE_EMPTIES: u32 = 32;
+
 /// A solver for one board size: its tables and its transposition table, kept from one solve to
 /// the next (every entry stays true: the rules do not change).
 pub struct Solver {
@@ -503,6 +511,11 @@ impl Solver {
     /// Solves `game`'s position: its value (or, for [`Mode::Wins`], whether that player wins),
     /// a best move, and for a win the principal variation.
     ///
+    /// The search runs on threads of its own, with stacks deep enough for any board, except
+    /// that a one-thread solve of a position with at most 32 empty cells runs on the calling
+    /// thread, starting none (it needs some 64 KiB of stack, far less than a thread's default);
+    /// the same holds for [`Solver::check_win`].
+    ///
     /// # Errors
     /// [`SolverError::Decided`] for a game that is over, [`SolverError::WrongSize`] for a game
     /// of another size.
@@ -561,7 +574,8 @@ impl Solver {
         self.monitor.set_phase(Phase::Proof);
         let result = with_geometry!(&self.engine, g => {
             let mut searcher = Searcher::new(g, &self.table, &watch.shared, limit, 0);
-            let result = on_big_stack(|| proof::check(g, &mut searcher, game, winner));
+            let empties = g.cells as u32 - game.moves_played();
+            let result = on_big_stack(empties, || proof::check(g, &mut searcher, game, winner));
             searcher.flush();
             result
         });
@@ -573,8 +587,12 @@ impl Solver {
     }
 }
 
-/// Runs `f` on a thread with a stack deep enough for any search.
-fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+/// Runs `f`, a search from a position with `empties` empty cells, on a stack deep enough for
+/// it: the caller's up to [`INLINE_EMPTIES`], else a thread's with [`STACK_BYTES`].
+fn on_big_stack<T: Send>(empties: u32, f: impl FnOnce() -> T + Send) -> T {
+    if empties <= INLINE_EMPTIES {
+        return f();
+    }
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(STACK_BYTES)
@@ -627,7 +645,7 @@ fn solve_on<B: Bits>(
         return solution;
     }
     let mut searcher = Searcher::new(g, table, shared, limit, 0);
-    let (best, pv) = on_big_stack(|| {
+    let (best, pv) = on_big_stack(root.empties, || {
         monitor.set_phase(Phase::BestMove);
         let best = best_move(g, &mut searcher, &root, proven.lower);
         monitor.set_phase(Phase::Variation);
@@ -675,55 +693,63 @@ fn value_on_threads<B: Bits>(
     let done: Mutex<Option<Bound>> = Mutex::new(None);
     let partial: Mutex<Bound> = Mutex::new(Bound::UNKNOWN);
     let counts: Mutex<Counts> = Mutex::new(Counts::default());
-    std::thread::scope(|s| {
-        for helper in 0..threads {
-            let (done, partial, counts) = (&done, &partial, &counts);
-            std::thread::Builder::new()
-                .stack_size(STACK_BYTES)
-                .spawn_scoped(s, move || {
-                    let mut searcher = Searcher::new(g, table, shared, limit, helper);
-                    let mut bound = want;
-                    loop {
-                        if bound.lower >= bound.upper {
-                            break;
-                        }
-                        let t = bound.upper;
-                        if helper == 0 {
-                            monitor.set_phase(Phase::Probe(Value::of_score(t, mover)));
-                        }
-                        let yes = searcher.probe(root, t);
-                        if searcher.stopped {
-                            break;
-                        }
-                        bound = bound.and(if yes {
-                            Bound { lower: t, upper: 1 }
-                        } else {
-                            Bound {
-                                lower: -1,
-                                upper: t - 1,
-                            }
-                        });
-                    }
-                    searcher.flush();
-                    if bound.lower >= bound.upper {
-                        let mut d = done.lock().unwrap_or_else(|e| e.into_inner());
-                        if d.is_none() {
-                            *d = Some(bound);
-                            // The others stop: the answer is known.
-                            shared.stop.store(true, Ordering::Relaxed);
-                        }
-                    } else {
-                        let mut p = partial.lock().unwrap_or_else(|e| e.into_inner());
-                        *p = p.and(proven_part(bound, want));
-                    }
-                    let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
-                    c.nodes += searcher.counts.nodes;
-                    c.probes += searcher.counts.probes;
-                    c.hits += searcher.counts.hits;
-                })
-                .expect("a search thread can be started");
+    // One helper's search; each runs on a thread of its own, or on this one for a one-thread
+    // search of a small position (see `INLINE_EMPTIES`).
+    let search = |helper: usize| {
+        let (done, partial, counts) = (&done, &partial, &counts);
+        let mut searcher = Searcher::new(g, table, shared, limit, helper);
+        let mut bound = want;
+        loop {
+            if bound.lower >= bound.upper {
+                break;
+            }
+            let t = bound.upper;
+            if helper == 0 {
+                monitor.set_phase(Phase::Probe(Value::of_score(t, mover)));
+            }
+            let yes = searcher.probe(root, t);
+            if searcher.stopped {
+                break;
+            }
+            bound = bound.and(if yes {
+                Bound { lower: t, upper: 1 }
+            } else {
+                Bound {
+                    lower: -1,
+                    upper: t - 1,
+                }
+            });
         }
-    });
+        searcher.flush();
+        if bound.lower >= bound.upper {
+            let mut d = done.lock().unwrap_or_else(|e| e.into_inner());
+            if d.is_none() {
+                *d = Some(bound);
+                // The others stop: the answer is known.
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        } else {
+            let mut p = partial.lock().unwrap_or_else(|e| e.into_inner());
+            *p = p.and(proven_part(bound, want));
+        }
+        let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
+        c.nodes += searcher.counts.nodes;
+        c.probes += searcher.counts.probes;
+        c.hits += searcher.counts.hits;
+    };
+    if threads == 1 && root.empties <= INLINE_EMPTIES {
+        search(0);
+    } else {
+        std::thread::scope(|s| {
+            for helper in 0..threads {
+                let search = &search;
+                std::thread::Builder::new()
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(s, move || search(helper))
+                    .expect("a search thread can be started");
+            }
+        });
+    }
     stats.add(counts.into_inner().unwrap_or_else(|e| e.into_inner()));
     let done = done.into_inner().unwrap_or_else(|e| e.into_inner());
     match done {
