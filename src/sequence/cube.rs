@@ -412,6 +412,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn debug_draws_the_layers_side_by_side() {
+        // (x, y, z) from 0: the ball at the origin is bottom left of the first layer.
+        let cube = Cube::EMPTY.with(0, 0, 0).with(6, 6, 6).with(2, 3, 1);
+        let text = format!("{cube:?}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + MAX_N as usize);
+        assert!(lines[0].starts_with("Cube (layers z = 1..7"));
+        let empty = ".......";
+        let row = |layers: [&str; 7]| layers.join("  ");
+        let mut want = vec![row([empty; 7]); 7];
+        want[0] = row([empty, empty, empty, empty, empty, empty, "......X"]);
+        want[3] = row([empty, "..X....", empty, empty, empty, empty, empty]);
+        want[6] = row(["X......", empty, empty, empty, empty, empty, empty]);
+        assert_eq!(&lines[1..], want.as_slice());
+    }
+
+    #[test]
     fn strides_are_positive_and_distinct() {
         let mut s = STRIDES.to_vec();
         s.sort_unstable();
