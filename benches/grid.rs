@@ -1,4 +1,5 @@
-//! Throughput of the grid judge (MB/s of judge input), of `Game::play` in whole random games
+//! Throughput of the grid judge (MB/s of judge input), of its moves alone on each kernel
+//! (moves/s, no tokenizer) and of its tokenizer alone, of `Game::play` in whole random games
 //! (moves/s, what a program linking the library gets; and of `play` with `undo`) and in games
 //! of adversarial move orders, and the time of the Grundy table.
 //!
@@ -10,9 +11,10 @@ mod common;
 use std::hint::black_box;
 
 use bitgames::grid::grundy::Table;
-use bitgames::grid::judge::{Judge, generate, random_game};
+use bitgames::grid::judge::{Cases, Judge, generate, random_game};
 use bitgames::grid::{Cell, Game};
 use bitgames::rng::Rng;
+use bitgames::simd::Backend;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn judge_throughput(c: &mut Criterion) {
@@ -21,6 +23,35 @@ fn judge_throughput(c: &mut Criterion) {
     let mut input = Vec::new();
     generate(&mut input, &mut Rng::new(1), CASES as usize, 80, usize::MAX).unwrap();
     common::judge_throughput(c, "grid_judge", &Judge, &input, CASES);
+}
+
+/// The judge's moves without its tokenizer, on each grid kernel this CPU has: the cases of
+/// `judge_throughput`'s input (a tenth of them) as numbers, played as the judge plays them.
+fn kernel_moves(c: &mut Criterion) {
+    let mut cases = Cases::generate(&mut Rng::new(1), 40_000, 80, usize::MAX);
+    let mut group = c.benchmark_group("grid_moves");
+    group.throughput(Throughput::Elements(cases.moves() as u64));
+    for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+        group.bench_function(format!("{backend:?}").to_lowercase(), |b| {
+            b.iter(|| black_box(cases.play(backend)))
+        });
+    }
+    group.finish();
+}
+
+/// The window tokenizer alone, on each back end this CPU has, over the text of
+/// `kernel_moves`' cases (MB/s of judge input).
+fn tokenizer(c: &mut Criterion) {
+    let mut input = Vec::new();
+    generate(&mut input, &mut Rng::new(1), 40_000, 80, usize::MAX).unwrap();
+    let mut group = c.benchmark_group("grid_tokens");
+    group.throughput(Throughput::Bytes(input.len() as u64));
+    for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+        group.bench_function(format!("{backend:?}").to_lowercase(), |b| {
+            b.iter(|| black_box(bitgames::input::count_tokens(backend, &input)))
+        });
+    }
+    group.finish();
 }
 
 /// Whole random games replayed through the library's `Game::play`, the position reset between
@@ -184,5 +215,13 @@ fn table(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, judge_throughput, play_games, patterns, table);
+criterion_group!(
+    benches,
+    judge_throughput,
+    kernel_moves,
+    tokenizer,
+    play_games,
+    patterns,
+    table
+);
 criterion_main!(benches);

@@ -313,6 +313,75 @@ pub fn generate(
     out.write_all(&text)
 }
 
+/// Cases as the judge's fast path holds them once its tokenizer has run (the sides, the move
+/// count and the moves as numbers), and its moves played on a chosen kernel: for the benches,
+/// which time the moves without the tokenizer. Not a stable API.
+#[doc(hidden)]
+pub struct Cases {
+    values: Vec<u16>,
+    cases: Vec<(u32, u32)>,
+    boards: [Board; 2],
+    answers: Vec<Answer>,
+}
+
+/// Cases [`Cases::play`] hands the kernel at a time: about as many as one window of the judge
+/// holds on the long-games input.
+const CASES_AT_ONCE: usize = 128;
+
+impl Cases {
+    /// `cases` cases drawn as [`generate`] draws them.
+    pub fn generate(rng: &mut Rng, cases: usize, max_side: u32, max_moves: usize) -> Cases {
+        let max_side = max_side.clamp(1, MAX_SIDE);
+        let (mut values, mut spans, mut moves) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..cases {
+            let r = rng.range(1, max_side);
+            let c = rng.range(1, max_side);
+            random_game(rng, r, c, &mut moves);
+            let m = rng.range(0, moves.len().min(max_moves) as u32) as usize;
+            let first = values.len() as u32;
+            values.extend([r as u16, c as u16, m as u16]);
+            for cell in &moves[..m] {
+                values.extend([cell.row as u16, cell.col as u16]);
+            }
+            spans.push((first, values.len() as u32));
+        }
+        Cases {
+            values,
+            cases: spans,
+            boards: [Board::new(), Board::new()],
+            answers: Vec::new(),
+        }
+    }
+
+    /// The number of moves of all the cases.
+    pub fn moves(&self) -> usize {
+        self.cases
+            .iter()
+            .map(|&(a, b)| (b - a - 3) as usize / 2)
+            .sum()
+    }
+
+    /// Plays every case on the grid kernel the judge would choose under `backend` (AVX-512,
+    /// AVX2 or portable, the best this CPU has up to `backend`), [`CASES_AT_ONCE`] at a time,
+    /// in the judge's two streams; returns how many are winning.
+    pub fn play(&mut self, backend: crate::simd::Backend) -> usize {
+        let [a, b] = &mut self.boards;
+        let mut winning = 0;
+        for chunk in self.cases.chunks(CASES_AT_ONCE) {
+            self.answers.clear();
+            let played =
+                super::batch::play_best(backend, [a, b], &self.values, chunk, &mut self.answers);
+            debug_assert_eq!(played, chunk.len());
+            winning += self
+                .answers
+                .iter()
+                .filter(|&&x| x == Answer::Winning)
+                .count();
+        }
+        winning
+    }
+}
+
 /// A whole game of uniformly random moves (each on a cell drawn uniformly from the permitted
 /// ones) on the empty `rows` × `cols` grid, into `moves` (cleared first; left empty for a size
 /// outside 1..=[`MAX_SIDE`]). For [`generate`] and the benchmarks.
@@ -363,6 +432,28 @@ pub(crate) fn random_cell(game: &Game, rng: &mut Rng) -> Option<Cell> {
 mod tests {
     use super::*;
     use crate::judge::{Options, run};
+    use crate::simd::Backend;
+
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn the_benches_cases_are_the_judges() {
+        // The same draws as `generate`: the judge's answers, and the moves alone on every
+        // kernel this CPU has.
+        let mut text = Vec::new();
+        generate(&mut text, &mut Rng::new(5), 600, 80, usize::MAX).unwrap();
+        let mut out = Vec::new();
+        run(&Judge, &text[..], &mut out, Options::default()).unwrap();
+        let want = out
+            .split(|&b| b == b'\n')
+            .filter(|l| l.ends_with(b"winning"))
+            .count();
+        assert!((100..500).contains(&want), "{want} winning of 600");
+        let mut cases = Cases::generate(&mut Rng::new(5), 600, 80, usize::MAX);
+        assert!(cases.moves() > 10_000);
+        for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+            assert_eq!(cases.play(backend), want, "{backend:?}");
+        }
+    }
 
     #[test]
     fn quick_move_shapes() {

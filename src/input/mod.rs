@@ -14,6 +14,38 @@
 
 pub(crate) mod window;
 
+/// Cuts `input` into numbers, window after window of [`window::WINDOW`] bytes, with the window
+/// tokenizer the grid judge would choose under `backend` (the best this CPU has up to it:
+/// AVX-512 VBMI2, AVX2 or the portable one), and returns how many complete tokens it found
+/// (a token cut by a window's end is not counted): for the benches, which time the tokenizer
+/// alone. Not a stable API.
+#[doc(hidden)]
+pub fn count_tokens(backend: crate::simd::Backend, input: &[u8]) -> usize {
+    let mut tokens = window::Tokens::default();
+    let mut count = 0;
+    for chunk in input.chunks(window::WINDOW) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::simd::Backend;
+            use crate::simd::x86::{Avx2, Avx512Vbmi2};
+            if let (Backend::Avx512, Some(t)) = (backend, Avx512Vbmi2::new()) {
+                window::x86_64::tokenize(t, chunk, &mut tokens);
+                count += tokens.len;
+                continue;
+            }
+            if let (Backend::Avx512 | Backend::Avx2, Some(t)) = (backend, Avx2::new()) {
+                window::x86_64::tokenize_avx2(t, chunk, &mut tokens);
+                count += tokens.len;
+                continue;
+            }
+        }
+        let _ = backend;
+        window::tokenize_swar(chunk, &mut tokens);
+        count += tokens.len;
+    }
+    count
+}
+
 use std::fmt;
 
 /// What was wrong with the input, without the position (see [`Stop::Bad`] for the offset).

@@ -178,6 +178,32 @@ pub(crate) fn run_best(
     run(Portable, grid, work, bytes, stop, limit, answers)
 }
 
+/// [`play_streams`] on the best kernel of `backend` that this CPU has (as [`run_best`]
+/// chooses): the judge's moves without its tokenizer, for the benches.
+pub(crate) fn play_best(
+    backend: Backend,
+    grids: [&mut Board; 2],
+    values: &[u16],
+    cases: &[(u32, u32)],
+    answers: &mut Vec<Answer>,
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if backend == Backend::Avx512
+            && let Some(kernel) = x86_64::GridAvx512::new()
+        {
+            return kernel.play(grids, values, cases, answers);
+        }
+        if backend != Backend::Portable
+            && let Some(kernel) = x86_64::GridAvx2::new()
+        {
+            return kernel.play(grids, values, cases, answers);
+        }
+    }
+    let _ = backend;
+    play_streams(Portable, grids, values, cases, answers)
+}
+
 /// Judges cases from the start of `bytes` (at a token) with `kernel`, as
 /// [`crate::judge::Format::batch`] describes, `stop` being relative to `bytes`; returns the
 /// cases judged and the bytes they took.
@@ -247,7 +273,7 @@ pub(crate) fn run<K: Kernel>(
 /// in turn ([`Kernel::play_pair`]): a move mostly waits on its own look-ups, and the other
 /// stream's move fills that time (BENCHMARKS.md, grid section).
 #[inline(always)]
-fn play_streams<K: Kernel>(
+pub(super) fn play_streams<K: Kernel>(
     kernel: K,
     grids: [&mut Board; 2],
     values: &[u16],

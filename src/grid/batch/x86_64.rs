@@ -66,6 +66,56 @@ impl GridAvx2 {
     }
 }
 
+impl GridAvx2 {
+    /// [`super::play_streams`] with this kernel, compiled for these features.
+    pub(crate) fn play(
+        self,
+        grids: [&mut Board; 2],
+        values: &[u16],
+        cases: &[(u32, u32)],
+        answers: &mut Vec<Answer>,
+    ) -> usize {
+        // SAFETY: as for `batch`.
+        unsafe { play_avx2(self, grids, values, cases, answers) }
+    }
+}
+
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn play_avx2(
+    kernel: GridAvx2,
+    grids: [&mut Board; 2],
+    values: &[u16],
+    cases: &[(u32, u32)],
+    answers: &mut Vec<Answer>,
+) -> usize {
+    super::play_streams(kernel, grids, values, cases, answers)
+}
+
+impl GridAvx512 {
+    /// [`super::play_streams`] with this kernel, compiled for these features.
+    pub(crate) fn play(
+        self,
+        grids: [&mut Board; 2],
+        values: &[u16],
+        cases: &[(u32, u32)],
+        answers: &mut Vec<Answer>,
+    ) -> usize {
+        // SAFETY: `self` exists, so the CPU has these features (checked in `new`).
+        unsafe { play_avx512(self, grids, values, cases, answers) }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt")]
+fn play_avx512(
+    kernel: GridAvx512,
+    grids: [&mut Board; 2],
+    values: &[u16],
+    cases: &[(u32, u32)],
+    answers: &mut Vec<Answer>,
+) -> usize {
+    super::play_streams(kernel, grids, values, cases, answers)
+}
+
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn batch_avx2(
     kernel: GridAvx2,
