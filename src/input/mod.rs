@@ -318,6 +318,31 @@ impl<'a> Scanner<'a> {
 mod tests {
     use super::*;
 
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn every_back_end_counts_the_same_tokens() {
+        // Numbers of one to six digits, white space of every kind, across window ends.
+        let mut rng = crate::rng::Rng::new(3);
+        let mut text = Vec::new();
+        let mut want = 0;
+        while text.len() < 3 * window::WINDOW + 1000 {
+            let digits = rng.range(1, 6);
+            for _ in 0..digits {
+                text.push(b'0' + rng.below(10) as u8);
+            }
+            text.push(b" \n\t\r"[rng.below(4) as usize]);
+            want += 1;
+        }
+        // Tokens cut by a window's end are not counted: at most one a window.
+        let counts: Vec<usize> = crate::simd::Backend::ALL
+            .into_iter()
+            .filter(|b| b.is_available())
+            .map(|b| count_tokens(b, &text))
+            .collect();
+        assert!(counts.iter().all(|&c| c == counts[0]), "{counts:?}");
+        assert!((want - 4..=want).contains(&counts[0]), "{} of {want}", counts[0]);
+    }
+
     fn all(input: &[u8]) -> Vec<Result<u64, Stop>> {
         let mut sc = Scanner::new(input, 0, true);
         let mut out = Vec::new();
