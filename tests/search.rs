@@ -203,3 +203,26 @@ fn mcts_4k_beats_mcts_1k_at_4_4() {
         "mcts:4k against mcts:1k: {wins} wins, {draws} draws, {losses} losses"
     );
 }
+
+#[test]
+fn a_budget_of_zero_iterations_searches_once() {
+    // A library caller may build `Budget::Iterations(0)` (the spec parser refuses it): one
+    // iteration, a legal move, no panic, on one thread and on several.
+    for threads in [1, 3] {
+        let config = MctsConfig {
+            budget: Budget::Iterations(0),
+            threads,
+            ..MctsConfig::default()
+        };
+        let mut agent = Mcts::<Game>::new(config, 5);
+        let mut game = Game::new(4, 4).unwrap();
+        while game.outcome().is_none() {
+            let choice = agent.choose(&game);
+            assert!(
+                game.legal_moves().any(|p| p == choice.mv),
+                "{threads}: {choice:?}"
+            );
+            Position::play(&mut game, choice.mv);
+        }
+    }
+}

@@ -487,3 +487,55 @@ fn agent_specs_reach_the_simulator() {
     assert!(record.values.iter().all(|v| v.is_some()));
     assert!(Match { n: 3, m: 4, ..game }.play(0).is_err());
 }
+
+#[test]
+fn a_skill_trace_step_is_mcts_2k_against_mcts_k() {
+    use bitgames::search::{AgentSpec, Budget, MctsConfig};
+    use bitgames::sequence::Outcome;
+    use bitgames::sequence::sim::{Match, skill_trace};
+    let mcts = |k: u32| {
+        AgentSpec::Mcts(MctsConfig {
+            budget: Budget::Iterations(k),
+            ..MctsConfig::default()
+        })
+    };
+    let (n, m, games, seed) = (4, 4, 6u64, 11);
+    let trace = skill_trace(n, m, &[3, 5], games, seed, &|| {}).unwrap();
+    assert_eq!(trace.len(), 2);
+    for (step, k) in trace.iter().zip([3u32, 5]) {
+        assert_eq!(step.iterations, k);
+        // The stronger agent (2k iterations) is Black in even games, White in odd ones.
+        let mut points = 0.0;
+        for i in 0..games {
+            let strong = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let (black, white) = if strong == Color::Black {
+                (mcts(2 * k), mcts(k))
+            } else {
+                (mcts(k), mcts(2 * k))
+            };
+            let record = Match {
+                n,
+                m,
+                black,
+                white,
+                seed: seed ^ u64::from(k),
+            }
+            .play(i)
+            .unwrap();
+            points += match record.outcome {
+                Outcome::Win { color, .. } if color == strong => 1.0,
+                Outcome::Draw => 0.5,
+                Outcome::Win { .. } => 0.0,
+            };
+        }
+        assert_eq!(step.score.count, games);
+        assert!(
+            (step.score.value - points / games as f64).abs() < 1e-12,
+            "{step:?}"
+        );
+    }
+}

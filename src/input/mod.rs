@@ -340,7 +340,11 @@ mod tests {
             .map(|b| count_tokens(b, &text))
             .collect();
         assert!(counts.iter().all(|&c| c == counts[0]), "{counts:?}");
-        assert!((want - 4..=want).contains(&counts[0]), "{} of {want}", counts[0]);
+        assert!(
+            (want - 4..=want).contains(&counts[0]),
+            "{} of {want}",
+            counts[0]
+        );
     }
 
     fn all(input: &[u8]) -> Vec<Result<u64, Stop>> {

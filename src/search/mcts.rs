@@ -12,7 +12,8 @@ use crate::rng::Rng;
 /// How long a search runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Budget {
-    /// A fixed number of iterations (one rollout each): deterministic for a seed.
+    /// A fixed number of iterations (one rollout each; 0 counts as 1): deterministic for a
+    /// seed.
     Iterations(u32),
     /// A time per move (at least one iteration): depends on the machine.
     Time(Duration),
@@ -250,7 +251,8 @@ impl<G: Position> Mcts<G> {
         let mut done: u32 = 0;
         loop {
             let more = match budget {
-                Budget::Iterations(n) => done < n,
+                // At least one iteration, as for a time budget: the root needs its children.
+                Budget::Iterations(n) => done < n.max(1),
                 Budget::Time(_) => true,
             } && (done == 0
                 || !done.is_multiple_of(32)

@@ -180,6 +180,10 @@ pub struct SkillStep {
 /// even-numbered games and White in the odd ones. A game where more thinking keeps paying
 /// off has scores that stay above ½ as k grows.
 ///
+/// Game `i` of step `k` is game `i` ([`Match::play`]) of the match of those two agents (with
+/// [`MctsConfig::default`](crate::search::MctsConfig::default)'s other settings) under the seed
+/// `seed ^ k`, so any game of the trace can be replayed on its own.
+///
 /// # Errors
 /// [`SizeError`] when n and m make no board.
 ///
