@@ -292,14 +292,10 @@ pub fn generate(
     max_side: u32,
     max_moves: usize,
 ) -> io::Result<()> {
-    let max_side = max_side.clamp(1, MAX_SIDE);
     let mut moves = Vec::new();
     let mut text = Vec::with_capacity(1 << 17);
     for _ in 0..cases {
-        let r = rng.range(1, max_side);
-        let c = rng.range(1, max_side);
-        random_game(rng, r, c, &mut moves);
-        let m = rng.range(0, moves.len().min(max_moves) as u32) as usize;
+        let (r, c, m) = draw_case(rng, max_side, max_moves, &mut moves);
         write!(text, "{r} {c} {m}")?;
         for cell in &moves[..m] {
             write!(text, " {} {}", cell.row, cell.col)?;
@@ -311,6 +307,23 @@ pub fn generate(
         }
     }
     out.write_all(&text)
+}
+
+/// One case as [`generate`] draws it: the sides (each uniform in 1..=`max_side`, at most
+/// [`MAX_SIDE`]), a whole random game into `moves`, and how many of its moves the case keeps
+/// (uniform up to `max_moves`).
+fn draw_case(
+    rng: &mut Rng,
+    max_side: u32,
+    max_moves: usize,
+    moves: &mut Vec<Cell>,
+) -> (u32, u32, usize) {
+    let max_side = max_side.clamp(1, MAX_SIDE);
+    let r = rng.range(1, max_side);
+    let c = rng.range(1, max_side);
+    random_game(rng, r, c, moves);
+    let m = rng.range(0, moves.len().min(max_moves) as u32) as usize;
+    (r, c, m)
 }
 
 /// Cases as the judge's fast path holds them once its tokenizer has run (the sides, the move
@@ -331,13 +344,9 @@ const CASES_AT_ONCE: usize = 128;
 impl Cases {
     /// `cases` cases drawn as [`generate`] draws them.
     pub fn generate(rng: &mut Rng, cases: usize, max_side: u32, max_moves: usize) -> Cases {
-        let max_side = max_side.clamp(1, MAX_SIDE);
         let (mut values, mut spans, mut moves) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..cases {
-            let r = rng.range(1, max_side);
-            let c = rng.range(1, max_side);
-            random_game(rng, r, c, &mut moves);
-            let m = rng.range(0, moves.len().min(max_moves) as u32) as usize;
+            let (r, c, m) = draw_case(rng, max_side, max_moves, &mut moves);
             let first = values.len() as u32;
             values.extend([r as u16, c as u16, m as u16]);
             for cell in &moves[..m] {
