@@ -159,3 +159,80 @@ fn a_bad_token_across_a_block_end_is_quoted_whole() {
         );
     }
 }
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn a_piece_cut_at_a_wrong_guess_is_judged_again_in_the_last_block() {
+    // The tokens of valid datasets laid out three to a line: the Sequence judge guesses a
+    // dataset start at a line of three tokens, and here most such lines are moves, so the
+    // pieces after the first start at wrong guesses and the driver judges them again. With a
+    // block larger than the input the only block is the last one: the answers after a wrong
+    // guess must still all be written.
+    let mut clean = Vec::new();
+    generate(&mut clean, &mut Rng::new(21), 400, 5).unwrap();
+    let want = reference::judge(&clean).expect("valid input");
+    let tokens: Vec<&[u8]> = clean
+        .split(|c| c.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut input = Vec::new();
+    for line in tokens.chunks(3) {
+        input.extend_from_slice(&line.join(&b' '));
+        input.push(b'\n');
+    }
+    // Large enough to be cut for four threads (the driver cuts from 4 KiB a thread).
+    assert!(input.len() >= 4 * 4096, "{}", input.len());
+    assert_eq!(reference::judge(&input).as_ref(), Ok(&want));
+    let want = want.join("\n") + "\n";
+    for threads in [2, 3, 4] {
+        for block in [1 << 20, 1 << 13] {
+            let (out, err) = run(&input, threads, block);
+            assert_eq!(err, None, "threads {threads} block {block}");
+            assert_eq!(out, want, "threads {threads} block {block}");
+        }
+    }
+}
+
+/// A reader that reports an interruption (`ErrorKind::Interrupted`, as a signal gives)
+/// before every read, and hands out at most `step` bytes at a time.
+struct Interrupted<'a> {
+    data: &'a [u8],
+    step: usize,
+    interrupt: bool,
+}
+
+impl std::io::Read for Interrupted<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.interrupt = !self.interrupt;
+        if self.interrupt {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        let n = buf.len().min(self.step).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn an_interrupted_read_is_retried() {
+    // Interrupted is not a failure (std's read_to_end retries it too): the answers are those
+    // of the input read in one go.
+    let mut rng = Rng::new(13);
+    let input = messy_input(&mut rng, 20);
+    let want = reference::judge(&input).expect("valid input").join("\n") + "\n";
+    for threads in [1, 2] {
+        for (block, step) in [(64, 7), (1 << 16, 1000)] {
+            let reader = Interrupted {
+                data: &input,
+                step,
+                interrupt: false,
+            };
+            let mut out = Vec::new();
+            let summary = judge::run(&Judge, reader, &mut out, Options { threads, block })
+                .unwrap_or_else(|e| panic!("threads {threads} block {block}: {e}"));
+            assert_eq!(String::from_utf8(out).unwrap(), want);
+            assert_eq!(summary.bytes, input.len() as u64);
+        }
+    }
+}
