@@ -519,3 +519,109 @@ pub(crate) fn fixed_order<B: Bits>(g: &Geometry<B>, pos: &Pos<B>) -> Vec<usize> 
 pub(crate) fn peg_of_index(n: u32, p: usize) -> Peg {
     Peg::new(p as u32 % n + 1, p as u32 / n + 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    fn searcher<'a>(
+        g: &'a Geometry<u64>,
+        table: &'a Table,
+        shared: &'a Shared,
+    ) -> Searcher<'a, u64> {
+        let limit = Limit {
+            deadline: None,
+            nodes: None,
+        };
+        Searcher::new(g, table, shared, limit, 0)
+    }
+
+    fn shared() -> Shared {
+        Shared {
+            nodes: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    #[test]
+    fn lean_moves_keep_both_players_threats() {
+        // From positions of random games, random lean moves (playable, not a win): the threat
+        // sets carried from move to move must be those computed from scratch from the balls
+        // (on the empty cells: a threat filled by the opponent stays in the set, harmlessly).
+        let g = Geometry::<u64>::new(4, 4);
+        let mut rng = Rng::new(17);
+        let mut carried = 0;
+        for _ in 0..200 {
+            let mut game = Game::new(4, 4).unwrap();
+            for _ in 0..rng.range(0, 30) {
+                let pegs: Vec<Peg> = game.legal_moves().collect();
+                let p = pegs[rng.below(pegs.len() as u32) as usize];
+                if game.clone().play(p.x, p.y).unwrap().is_some() {
+                    break;
+                }
+                game.play(p.x, p.y).unwrap();
+            }
+            let pos = Pos::of_game(&g, &game);
+            let mut p = Lean {
+                me: pos.me,
+                opp: pos.opp,
+                t_me: pos.t_me,
+                t_opp: pos.t_opp,
+            };
+            loop {
+                let occupied = p.me | p.opp;
+                assert_eq!(p.t_me & !occupied, g.threats(p.me, p.opp));
+                assert_eq!(p.t_opp & !occupied, g.threats(p.opp, p.me));
+                if (p.t_me | p.t_opp) & !occupied != 0 {
+                    carried += 1;
+                }
+                let quiet = g.playable(occupied) & !p.t_me;
+                if quiet == 0 {
+                    break;
+                }
+                let cells: Vec<usize> = quiet.cells().collect();
+                p = p.play(&g, cells[rng.below(cells.len() as u32) as usize]);
+            }
+        }
+        // Most positions checked carry threats.
+        assert!(carried > 1000, "{carried}");
+    }
+
+    #[test]
+    fn lean_counts_every_position_it_visits() {
+        // A 3×3×3 board (m = 3) full but for the top cells of pegs (1, 0) and (1, 2), coloured
+        // so that neither empty cell completes a window for either player. The lean search
+        // then visits, for "does the mover win?" (t = 1), the position, and for each of its two
+        // moves the position after it and the full board after the last ball (a draw, so no
+        // move wins and both are tried): 1 + 2 · 2 = 5 positions. For "does the mover draw?"
+        // (t = 0) the first move already draws: 1 + 2 = 3.
+        let g = Geometry::<u64>::new(3, 3);
+        let empty = 1u64 << g.cell(1, 2) | 1 << g.cell(7, 2);
+        let mut rng = Rng::new(3);
+        let (me, opp) = loop {
+            let mut colour = [0u64; 2];
+            for c in (0..g.cells).filter(|&c| empty >> c & 1 == 0) {
+                colour[rng.below(2) as usize] |= 1 << c;
+            }
+            let [me, opp] = colour;
+            if (g.threats(me, opp) | g.threats(opp, me)) & empty == 0 {
+                break (me, opp);
+            }
+        };
+        assert_eq!(g.playable(me | opp), empty);
+        let p = Lean {
+            me,
+            opp,
+            t_me: g.threats(me, opp),
+            t_opp: g.threats(opp, me),
+        };
+        let table = Table::new(1 << 12, g.key_bits, g.pegs).unwrap();
+        let shared = shared();
+        for (t, value, nodes) in [(1, false, 5), (0, true, 3)] {
+            let mut s = searcher(&g, &table, &shared);
+            assert_eq!(s.lean(&p, t), value, "t = {t}");
+            assert_eq!(s.counts.nodes, nodes, "t = {t}");
+        }
+    }
+}
