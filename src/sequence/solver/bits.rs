@@ -306,6 +306,22 @@ mod tests {
     }
 
     #[test]
+    fn debug_prints_the_words_most_significant_first() {
+        // Bit 0 is the last digit of the last word, bit 64 · 3 + 4 the 0x10 of the first.
+        let w = Wide::<4>::bit(0) | Wide::bit(64 * 3 + 4);
+        let zeros = "0".repeat(16);
+        assert_eq!(
+            format!("{w:?}"),
+            format!(
+                "Wide[{}10_{zeros}_{zeros}_{}1]",
+                "0".repeat(14),
+                "0".repeat(15)
+            )
+        );
+        assert_eq!(format!("{:?}", Wide::<1>::ZERO), format!("Wide[{zeros}]"));
+    }
+
+    #[test]
     fn single_and_lowest() {
         let w = Wide::<6>::bit(300);
         assert!(w.is_single());

@@ -375,6 +375,35 @@ mod tests {
         assert!(g.open_window(0));
     }
 
+    /// [`Geometry::open_window`] against the plain definition, a window without an opponent
+    /// ball, on random opponent sets of every density.
+    fn check_open_window<B: Bits>(n: u32, m: u32, rng: &mut crate::rng::Rng) {
+        let g = Geometry::<B>::new(n, m);
+        let mut seen = [false; 2];
+        for round in 0..300 {
+            // From a few balls to nearly every cell.
+            let share = 1 + round % 16;
+            let opponent = (0..g.cells)
+                .filter(|_| rng.below(16) < share)
+                .fold(B::ZERO, |b, c| b | B::bit(c));
+            let open = g.windows().iter().any(|&w| (w & opponent).is_zero());
+            assert_eq!(g.open_window(opponent), open, "n={n} m={m} {opponent:?}");
+            seen[usize::from(open)] = true;
+        }
+        assert_eq!(seen, [true, true], "n={n} m={m}");
+    }
+
+    #[test]
+    fn open_window_is_a_window_without_an_opponent_ball() {
+        let mut rng = crate::rng::Rng::new(6);
+        for (n, m) in [(2, 2), (3, 2), (3, 3), (4, 2), (4, 3), (4, 4)] {
+            check_open_window::<u64>(n, m, &mut rng);
+        }
+        check_open_window::<u128>(5, 4, &mut rng);
+        check_open_window::<crate::sequence::solver::bits::Wide<4>>(6, 5, &mut rng);
+        check_open_window::<crate::sequence::solver::bits::Wide<6>>(7, 6, &mut rng);
+    }
+
     #[test]
     fn no_open_window_when_every_line_is_blocked() {
         // m = n = 2: every pair of cells is a window but... a 2-cube with one opponent ball
