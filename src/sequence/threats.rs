@@ -246,3 +246,51 @@ impl Game {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peg_sets_hold_pegs_of_coordinates_one_to_eight() {
+        // Bit (x − 1) | (y − 1) << 3: (1, 1) is bit 0, (8, 1) bit 7, (1, 2) bit 8, (8, 8) bit 63.
+        for (x, y, bit) in [(1, 1, 0), (8, 1, 7), (1, 2, 8), (3, 5, 34), (8, 8, 63)] {
+            let set = PegSet::EMPTY.with(Peg::new(x, y));
+            assert_eq!(set.0, 1 << bit, "({x}, {y})");
+            assert!(set.contains(Peg::new(x, y)));
+            assert_eq!(set.first(), Some(Peg::new(x, y)));
+        }
+        // Other coordinates give no bit: not added, never contained.
+        let full = PegSet(u64::MAX);
+        for (x, y) in [
+            (0, 1),
+            (1, 0),
+            (9, 1),
+            (1, 9),
+            (9, 9),
+            (16, 1),
+            (u32::MAX, 2),
+        ] {
+            assert_eq!(
+                PegSet::EMPTY.with(Peg::new(x, y)),
+                PegSet::EMPTY,
+                "({x}, {y})"
+            );
+            assert!(!full.contains(Peg::new(x, y)), "({x}, {y})");
+        }
+    }
+
+    #[test]
+    fn a_peg_set_counts_and_lists_its_pegs() {
+        assert_eq!(PegSet::EMPTY.len(), 0);
+        assert!(PegSet::EMPTY.is_empty());
+        let pegs = [Peg::new(2, 1), Peg::new(8, 3), Peg::new(1, 7)];
+        let set = pegs.iter().fold(PegSet::EMPTY, |s, &p| s.with(p));
+        assert_eq!(set.len(), 3);
+        assert!(!set.is_empty());
+        // In bit order, x fastest: (2, 1) bit 1, (8, 3) bit 23, (1, 7) bit 48.
+        assert_eq!(set.iter().collect::<Vec<_>>(), pegs);
+        assert_eq!(set.with(Peg::new(8, 3)).len(), 3);
+        assert_eq!(PegSet(u64::MAX).len(), 64);
+    }
+}
