@@ -357,6 +357,10 @@ mod tests {
         assert_eq!(s.completion.value, 0.75);
         assert_eq!(s.draw.value, 0.25);
         assert_eq!(s.balance.0, 0.75);
+        // Its half-width: 1.96 · sqrt(((pb + pw) - (pb - pw)²) / n), the normal interval of a
+        // difference of two shares of one multinomial: pb = 0.5, pw = 0.25, n = 4, so
+        // 1.96 · sqrt((0.75 - 0.0625) / 4) = 1.96 · 0.41458 = 0.81256.
+        assert!((s.balance.1 - 0.81256).abs() < 1e-4, "{:?}", s.balance);
         assert_eq!(s.length.value, 25.0);
         assert_eq!(s.length_quartiles, (10, 20, 30));
         assert_eq!(
