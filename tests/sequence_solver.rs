@@ -5,7 +5,7 @@
 
 use bitgames::rng::Rng;
 use bitgames::sequence::solver::{
-    Bounds, Limits, Mode, Options, ProofError, Solver, SolverError, Value, reference,
+    Bounds, Limits, Mode, Options, Phase, ProofError, Solver, SolverError, Stats, Value, reference,
 };
 use bitgames::sequence::{Color, Game, Outcome, Peg, SizeError};
 use proptest::prelude::*;
@@ -333,4 +333,137 @@ fn a_small_solve_fits_a_small_stack() {
         .join()
         .unwrap();
     assert_ne!(proof, Some(false), "{value:?}");
+}
+
+/// A position of a careful random game on Score Four with `empties` empty cells: each ball
+/// random among those that neither win nor let the opponent win with its next ball (among the
+/// balls that do not win when every ball does); `None` when the game ends first.
+fn careful_position(empties: u32, rng: &mut Rng) -> Option<Game> {
+    let mut game = Game::new(4, 4).unwrap();
+    while 64 - game.moves_played() > empties {
+        let me = game.to_move();
+        let quiet: Vec<Peg> = game
+            .legal_moves()
+            .filter(|p| game.clone().play(p.x, p.y).unwrap().is_none())
+            .collect();
+        let safe: Vec<Peg> = quiet
+            .iter()
+            .copied()
+            .filter(|p| {
+                let mut after = game.clone();
+                after.play(p.x, p.y).unwrap();
+                after.winning_pegs(me.other()).is_empty()
+            })
+            .collect();
+        let choice = if safe.is_empty() { &quiet } else { &safe };
+        let p = *choice.get(rng.below(choice.len() as u32) as usize)?;
+        game.play(p.x, p.y).unwrap();
+    }
+    Some(game)
+}
+
+#[test]
+fn a_lost_position_s_best_move_does_not_lose_at_once_when_it_can() {
+    // In a lost position without an open threat of the winner to block, the best move is the
+    // first that does not let the winner complete a sequence with its next ball, when there is
+    // one: checked with the game's own rules (`winning_pegs` after the move).
+    let mut solver = Solver::new(4, 4, Options::default()).unwrap();
+    let mut rng = Rng::new(8);
+    let mut checked = 0;
+    for _ in 0..400 {
+        let Some(game) = careful_position(rng.range(12, 20), &mut rng) else {
+            continue;
+        };
+        let mover = game.to_move();
+        let s = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+        if s.value().and_then(Value::winner) != Some(mover.other())
+            || !game.winning_pegs(mover.other()).is_empty()
+        {
+            continue;
+        }
+        let loses_at_once = |p: Peg| {
+            let mut after = game.clone();
+            after.play(p.x, p.y).unwrap();
+            !after.winning_pegs(mover.other()).is_empty()
+        };
+        let safe: Vec<Peg> = game.legal_moves().filter(|&p| !loses_at_once(p)).collect();
+        if safe.is_empty() {
+            continue;
+        }
+        let best = s.best_move.unwrap();
+        assert!(safe.contains(&best), "{best} of {game:?}: safe {safe:?}");
+        checked += 1;
+    }
+    assert!(checked >= 15, "{checked} positions checked");
+}
+
+#[test]
+fn the_hit_rate_is_hits_over_probes() {
+    let mut solver = Solver::new(4, 4, Options::default()).unwrap();
+    // A position that takes a search (not settled by the threat rules at the root).
+    let mut rng = Rng::new(3);
+    let game = loop {
+        if let Some(game) = careful_position(20, &mut rng) {
+            let s = Solver::new(4, 4, Options::default()).unwrap().solve(
+                &game,
+                Mode::Full,
+                Limits::default(),
+            );
+            if s.unwrap().stats.nodes > 1000 {
+                break game;
+            }
+        }
+    };
+    let first = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+    // Solved again with the table kept: the root's own entry is found at once.
+    let again = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+    for s in [first, again.clone()] {
+        let st = s.stats;
+        assert!(
+            st.table_probes > 0 && st.table_hits <= st.table_probes,
+            "{st:?}"
+        );
+        assert_eq!(st.hit_rate(), st.table_hits as f64 / st.table_probes as f64);
+    }
+    assert!(
+        again.stats.table_hits > 0 && again.stats.hit_rate() > 0.0,
+        "{again:?}"
+    );
+    assert_eq!(Stats::default().hit_rate(), 0.0);
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn a_monitor_stops_a_search_from_another_thread() {
+    // Score Four from the empty board: far beyond a test's time. Stopped once it has reported
+    // nodes, it returns soon with what it proved (nothing exact). Searches look at the stop
+    // signal every 4096 nodes, and report their nodes as often, so it searches at most about
+    // two such rounds after the count read just after the stop. The time limit is only a
+    // backstop for a stop that does not work.
+    let mut solver = Solver::new(4, 4, Options::default().with_table_bytes(1 << 20)).unwrap();
+    let monitor = solver.monitor();
+    let game = Game::new(4, 4).unwrap();
+    let search = std::thread::spawn(move || {
+        let limits = Limits {
+            time: Some(std::time::Duration::from_secs(5)),
+            ..Limits::default()
+        };
+        solver.solve(&game, Mode::Full, limits).unwrap()
+    });
+    while monitor.nodes() == 0 {
+        std::thread::yield_now();
+    }
+    assert!(matches!(monitor.phase(), Phase::Probe(_)));
+    monitor.stop();
+    let at_stop = monitor.nodes();
+    let s = search.join().unwrap();
+    assert!(s.stopped, "{s:?}");
+    assert_eq!(s.value(), None);
+    assert_eq!(s.best_move, None);
+    assert!(
+        s.stats.nodes <= at_stop + 3 * 4096,
+        "{} after {at_stop}",
+        s.stats.nodes
+    );
+    assert_eq!(monitor.phase(), Phase::Idle);
 }
