@@ -226,3 +226,25 @@ fn a_budget_of_zero_iterations_searches_once() {
         }
     }
 }
+
+#[test]
+fn a_time_limit_is_looked_at_every_32_iterations() {
+    // The clock is read only between batches of 32 iterations (reading it at every iteration
+    // would cost a visible share of a short search): a limit already past when the search
+    // starts still lets it run its first 32, or the whole budget when that is smaller.
+    let game = Game::new(4, 4).unwrap();
+    for (budget, want) in [
+        (Budget::Iterations(1000), 32),
+        (Budget::Iterations(10), 10),
+        (Budget::Time(std::time::Duration::from_secs(60)), 32),
+    ] {
+        let config = MctsConfig {
+            budget,
+            ..MctsConfig::default()
+        };
+        let mut mcts = Mcts::<Game>::new(config, 1);
+        let choice = mcts.choose_within(&game, Some(std::time::Duration::ZERO));
+        assert!(game.legal_moves().any(|p| p == choice.mv));
+        assert_eq!(mcts.iterations(), want, "{budget:?}");
+    }
+}

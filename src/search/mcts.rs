@@ -539,3 +539,183 @@ impl<G: Position> Mcts<G> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::{Game, Peg};
+
+    /// A toy game whose outcome is fixed: the players take turns taking one of `TOKENS`
+    /// distinct tokens until all are taken, and then the first player has won.
+    #[derive(Clone)]
+    struct FirstWins {
+        taken: Vec<u8>,
+    }
+
+    const TOKENS: u8 = 6;
+
+    impl Position for FirstWins {
+        type Move = u8;
+
+        fn to_move(&self) -> Player {
+            if self.taken.len().is_multiple_of(2) {
+                Player::First
+            } else {
+                Player::Second
+            }
+        }
+
+        fn outcome(&self) -> Option<Outcome> {
+            (self.taken.len() == usize::from(TOKENS)).then_some(Outcome::Win(Player::First))
+        }
+
+        fn moves(&self, out: &mut Vec<u8>) {
+            out.clear();
+            if self.outcome().is_none() {
+                out.extend((0..TOKENS).filter(|t| !self.taken.contains(t)));
+            }
+        }
+
+        fn play(&mut self, mv: u8) {
+            self.taken.push(mv);
+        }
+
+        fn undo(&mut self) {
+            self.taken.pop();
+        }
+
+        fn ply(&self) -> u32 {
+            self.taken.len() as u32
+        }
+
+        fn hash(&self) -> u64 {
+            self.taken.iter().fold(0, |h, &t| h | 1 << t)
+        }
+
+        fn move_index(&self, mv: u8) -> usize {
+            usize::from(mv)
+        }
+
+        fn move_index_bound(&self) -> usize {
+            usize::from(TOKENS)
+        }
+
+        fn moves_since(&self, ply: u32, out: &mut Vec<u8>) {
+            out.clear();
+            out.extend_from_slice(&self.taken[ply as usize..]);
+        }
+
+        fn winning_move(&self, player: Player) -> Option<u8> {
+            // The last token wins for the first player, whoever takes it.
+            let mut left = (0..TOKENS).filter(|t| !self.taken.contains(t));
+            let last = left.next().filter(|_| left.next().is_none());
+            last.filter(|_| player == Player::First)
+        }
+    }
+
+    #[test]
+    fn rave_statistics_are_those_of_the_player_who_moves() {
+        // Every game is the first player's: each child's mean reward, its own and its
+        // all-moves-as-first one, is 1 for a move of the first player and 0 for one of the
+        // second, at every depth of the tree.
+        let config = MctsConfig {
+            budget: Budget::Iterations(300),
+            rave: 100.0,
+            ..MctsConfig::default()
+        };
+        let mut mcts = Mcts::<FirstWins>::new(config, 1);
+        mcts.choose(&FirstWins { taken: Vec::new() });
+        let mut checked = [0; 2];
+        // (node, depth): the children of a node at depth d are moves made at depth d, by the
+        // first player at even depths.
+        let mut stack = vec![(0usize, 0usize)];
+        while let Some((at, depth)) = stack.pop() {
+            let node = mcts.nodes[at];
+            if !node.expanded {
+                continue;
+            }
+            let want = if depth % 2 == 0 { 1.0 } else { 0.0 };
+            for i in node.first..node.first + node.count {
+                let child = mcts.nodes[i as usize];
+                if child.visits > 0 {
+                    assert_eq!(child.reward, want * child.visits as f32, "depth {depth}");
+                }
+                if child.amaf_visits > 0 {
+                    assert_eq!(
+                        child.amaf_reward,
+                        want * child.amaf_visits as f32,
+                        "depth {depth}"
+                    );
+                    checked[depth % 2] += 1;
+                }
+                stack.push((i as usize, depth + 1));
+            }
+        }
+        // Both players' moves, at several depths.
+        assert!(checked[0] > 20 && checked[1] > 20, "{checked:?}");
+    }
+
+    /// A search over a root whose children have these (visits, reward, AMAF visits, AMAF
+    /// reward), the root visited `visits` times.
+    fn tree(config: MctsConfig, visits: u32, children: &[(u32, f32, u32, f32)]) -> Mcts<Game> {
+        let mut mcts = Mcts::<Game>::new(config, 1);
+        let mut root = Node::new(Peg::new(1, 1));
+        root.expanded = true;
+        root.first = 1;
+        root.count = children.len() as u32;
+        root.visits = visits;
+        mcts.nodes.push(root);
+        for (k, &(v, r, av, ar)) in children.iter().enumerate() {
+            let mut child = Node::new(Peg::new(k as u32 + 1, 1));
+            (
+                child.visits,
+                child.reward,
+                child.amaf_visits,
+                child.amaf_reward,
+            ) = (v, r, av, ar);
+            mcts.nodes.push(child);
+        }
+        mcts
+    }
+
+    #[test]
+    fn uct_selects_the_highest_mean_plus_exploration() {
+        // c = 0.7 after N = 100 visits: 0.7 · sqrt(ln 100) = 1.502. A child of 50 visits and
+        // mean 0.8 scores 0.8 + 1.502 / sqrt(50) = 1.012; one of 5 visits and mean 0.2 scores
+        // 0.2 + 1.502 / sqrt(5) = 0.872: the first is chosen. (With a larger exploration term
+        // the second would be: 0.7 + sqrt(ln 100) = 2.846 gives 1.202 against 1.473.)
+        let mcts = tree(
+            MctsConfig::default(),
+            100,
+            &[(5, 1.0, 0, 0.0), (50, 40.0, 0, 0.0)],
+        );
+        assert_eq!(mcts.select(0), 2);
+        // An unvisited child comes first.
+        let mcts = tree(
+            MctsConfig::default(),
+            100,
+            &[(50, 40.0, 0, 0.0), (0, 0.0, 0, 0.0)],
+        );
+        assert_eq!(mcts.select(0), 2);
+    }
+
+    #[test]
+    fn rave_mixes_the_mean_and_the_amaf_mean() {
+        // k = 1000, no exploration: score (1 − β)·q + β·q̃ with β = sqrt(k / (3n + k)). A child
+        // of 1 visit lost (q = 0) but 10 AMAF wins (q̃ = 1): β = sqrt(1000 / 1003) = 0.9985,
+        // score 0.9985. One of 10 visits won (q = 1) and 10 AMAF losses (q̃ = 0): β = sqrt(1000
+        // / 1030) = 0.9853, score 0.0147. The first is chosen. (With (1 − β) + q in place of
+        // (1 − β)·q the second would be: 1.0000 against 1.0147.)
+        let config = MctsConfig {
+            rave: 1000.0,
+            exploration: 0.0,
+            ..MctsConfig::default()
+        };
+        let children = [(1, 0.0, 10, 10.0), (10, 10.0, 10, 0.0)];
+        let mcts = tree(config.clone(), 11, &children);
+        assert_eq!(mcts.select(0), 1);
+        // A child with neither visits nor AMAF statistics comes first.
+        let mcts = tree(config, 11, &[children[0], (0, 0.0, 0, 0.0)]);
+        assert_eq!(mcts.select(0), 2);
+    }
+}
