@@ -624,4 +624,85 @@ mod tests {
             assert_eq!(s.counts.nodes, nodes, "t = {t}");
         }
     }
+
+    #[test]
+    fn a_proof_credits_the_history_of_the_proving_move() {
+        // Positions where the mover has a fork (a ball after which the opponent faces two
+        // winning pegs and has none of its own): the search tries a fork first (it makes the
+        // most playable threats), the child is lost by the threat rules, and the probe visits
+        // those two positions only. The one history update is then the root's: empties² on the
+        // slot of the fork's cell for the mover's colour. (About 50 of these 400 positions.)
+        let g = Geometry::<u64>::new(4, 4);
+        let shared = shared();
+        let mut rng = Rng::new(23);
+        let mut checked = 0;
+        for _ in 0..400 {
+            let mut game = Game::new(4, 4).unwrap();
+            // Careful random play: no ball that wins or lets the opponent win at once.
+            let empties = rng.range(10, 40);
+            while 64 - game.moves_played() > empties {
+                let me = game.to_move();
+                let pegs: Vec<Peg> = game
+                    .legal_moves()
+                    .filter(|p| {
+                        let mut a = game.clone();
+                        a.play(p.x, p.y).unwrap().is_none() && a.winning_pegs(me.other()).is_empty()
+                    })
+                    .collect();
+                let Some(&p) = pegs.get(rng.below(pegs.len() as u32) as usize) else {
+                    break;
+                };
+                game.play(p.x, p.y).unwrap();
+            }
+            let (mover, other) = (game.to_move(), game.to_move().other());
+            if game.outcome().is_some()
+                || !game.winning_pegs(mover).is_empty()
+                || !game.winning_pegs(other).is_empty()
+            {
+                continue;
+            }
+            let after = |p: Peg| {
+                let mut a = game.clone();
+                a.play(p.x, p.y).unwrap();
+                a
+            };
+            let safe = game
+                .legal_moves()
+                .filter(|&p| after(p).winning_pegs(other).is_empty())
+                .count();
+            let forks: Vec<Peg> = game
+                .legal_moves()
+                .filter(|&p| {
+                    let a = after(p);
+                    a.winning_pegs(mover).len() >= 2 && a.winning_pegs(other).is_empty()
+                })
+                .collect();
+            if forks.is_empty() || safe < 2 {
+                continue;
+            }
+            let pos = Pos::of_game(&g, &game);
+            let table = Table::new(1 << 12, g.key_bits, g.pegs).unwrap();
+            let mut s = searcher(&g, &table, &shared);
+            assert!(s.probe(&pos, 1), "{game:?}");
+            if s.counts.nodes != 2 {
+                continue;
+            }
+            let credited: Vec<(usize, u32)> = s
+                .history
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|&(_, h)| h != 0)
+                .collect();
+            let [(slot, h)] = credited[..] else {
+                panic!("{credited:?} for {game:?}");
+            };
+            assert_eq!(h, pos.empties * pos.empties);
+            assert_eq!(slot % 2, usize::from(pos.colour));
+            let peg = peg_of_index(4, g.peg_of(slot / 2));
+            assert!(forks.contains(&peg), "{peg} not in {forks:?}: {game:?}");
+            checked += 1;
+        }
+        assert!(checked >= 10, "{checked}");
+    }
 }
