@@ -311,8 +311,27 @@ mod tests {
             .collect()
     }
 
-    /// `tokenize` gives exactly what the specification gives, on random windows and on
-    /// every prefix of a few long ones (windows that end in every position of a block).
+    /// A window like a judge's input: tokens of one or two digits, a few of three to six
+    /// (so that some blocks have only short tokens and some a long one), single spaces and
+    /// newlines.
+    fn judge_like_window(rng: &mut Rng) -> Vec<u8> {
+        let mut w = Vec::new();
+        while w.len() < 600 {
+            let digits = match rng.below(40) {
+                0 => 3 + rng.below(4),
+                k => 1 + k % 2,
+            };
+            for _ in 0..digits {
+                w.push(b'0' + rng.below(10) as u8);
+            }
+            w.push(if rng.below(12) == 0 { b'\n' } else { b' ' });
+        }
+        w
+    }
+
+    /// `tokenize` gives exactly what the specification gives, on random windows, on windows
+    /// like a judge's input, and on every prefix of a few long ones (windows that end in
+    /// every position of a block).
     fn agrees(tokenize: impl Fn(&[u8], &mut Tokens)) {
         let mut rng = Rng::new(5);
         let mut fast = Tokens::default();
@@ -328,6 +347,9 @@ mod tests {
         };
         for _ in 0..20_000 {
             check(&random_window(&mut rng));
+        }
+        for _ in 0..2_000 {
+            check(&judge_like_window(&mut rng));
         }
         for _ in 0..20 {
             let w: Vec<u8> = (0..10).flat_map(|_| random_window(&mut rng)).collect();

@@ -130,10 +130,12 @@ pub(crate) fn tokenize_avx2(token: Avx2, window: &[u8], tokens: &mut Tokens) {
 }
 
 /// The AVX2 tokenizer, 64 bytes per step as two halves of 32: masks of digits and white space
-/// by compares, and for every byte the value of the (at most four) digits before it, from the
-/// bytes shifted in from the half before (a digit's value, or 0x80 for any other byte, so that
-/// the first byte that is not a digit clears the ones before it); the values of the token
-/// ends are then read from those, one by one.
+/// by compares; then for every byte the value of the (at most four) digits before it, from the
+/// bytes shifted in from the half before (a digit's value, or 0x80 for any other byte), widened
+/// to 16 bits; then the values at the token ends packed to the front eight bytes at a time, by
+/// a byte shuffle looked up from the eight bits of token ends ([`PACK`]). A block whose tokens
+/// all have one or two digits (nearly every block of a grid judge's input) takes a shorter
+/// path: the value of the two bytes before each byte.
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 fn tokenize_avx2_inner(window: &[u8], tokens: &mut Tokens) {
     tokens.clear();
@@ -146,17 +148,17 @@ fn tokenize_avx2_inner(window: &[u8], tokens: &mut Tokens) {
     let space = _mm256_set1_epi8(b' ' as i8);
     let other = _mm256_set1_epi8(0x80u8 as i8);
     let ones = _mm256_set1_epi8(-1);
-    // times_ten[d] = 10 d for d < 10, in both 128-bit lanes (`vpshufb` looks up per lane).
+    // times_ten[d] = 10 d for d < 10, in both 128-bit lanes (`vpshufb` looks up per lane; an
+    // index with its high bit set, 0x80 for a byte that is not a digit, gives 0).
     let times_ten = _mm256_setr_epi8(
         0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 0, 0, 0, 0, 0, 0, 0, 10, 20, 30, 40, 50, 60, 70, 80,
         90, 0, 0, 0, 0, 0, 0,
     );
+    // (lo, hi) byte pairs to lo + 100 hi (at most 255 + 100 · 255, no saturation).
+    let weights = _mm256_set1_epi16(1 + (100 << 8));
     // The byte values of the previous half: digits' values, 0x80 for the others.
     let mut prev = other;
     let (mut prev_digit, mut started, mut len) = (0u64, 0u32, 0usize);
-    // The values before each byte of a block: low two digits, then high two.
-    let mut low = [0u8; 64];
-    let mut high = [0u8; 64];
     let mut tail;
     let mut end = n;
     let mut at = 0;
@@ -169,6 +171,8 @@ fn tokenize_avx2_inner(window: &[u8], tokens: &mut Tokens) {
             (&tail[..], (1u64 << (n - at)) - 1)
         };
         let (mut digit, mut white) = (0u64, 0u64);
+        // Each half's byte values: digits' values, 0x80 for the others.
+        let mut cur = [other; 2];
         for h in 0..2 {
             // SAFETY: `bytes` holds 64 bytes; the load is unaligned.
             let v = unsafe { _mm256_loadu_si256(bytes[32 * h..].as_ptr().cast()) };
@@ -181,33 +185,7 @@ fn tokenize_avx2_inner(window: &[u8], tokens: &mut Tokens) {
             );
             digit |= u64::from(_mm256_movemask_epi8(is_digit) as u32) << (32 * h);
             white |= u64::from(_mm256_movemask_epi8(is_white) as u32) << (32 * h);
-            let cur = _mm256_blendv_epi8(other, d, is_digit);
-            // Bytes k before each byte (k ≤ 5), from this half and the one before.
-            let joined = _mm256_permute2x128_si256::<0x21>(prev, cur);
-            let s1 = _mm256_alignr_epi8::<15>(cur, joined);
-            let s2 = _mm256_alignr_epi8::<14>(cur, joined);
-            let s3 = _mm256_alignr_epi8::<13>(cur, joined);
-            let s4 = _mm256_alignr_epi8::<12>(cur, joined);
-            let s5 = _mm256_alignr_epi8::<11>(cur, joined);
-            // any_k: the high bit is set when one of the k bytes before is not a digit.
-            let any2 = _mm256_or_si256(s1, s2);
-            let any3 = _mm256_or_si256(any2, s3);
-            let any4 = _mm256_or_si256(any3, s4);
-            let any5 = _mm256_or_si256(any4, s5);
-            let t2 = _mm256_blendv_epi8(s2, zero, any2);
-            let t3 = _mm256_blendv_epi8(s3, zero, any3);
-            let t4 = _mm256_blendv_epi8(s4, zero, any4);
-            let lo = _mm256_add_epi8(s1, _mm256_shuffle_epi8(times_ten, t2));
-            let hi = _mm256_add_epi8(t3, _mm256_shuffle_epi8(times_ten, t4));
-            // Five digits or more (no byte of the five before is other): all ones.
-            let lo = _mm256_blendv_epi8(ones, lo, any5);
-            let hi = _mm256_blendv_epi8(ones, hi, any5);
-            // SAFETY: 32 bytes fit from offset 32 h of the 64-byte arrays.
-            unsafe {
-                _mm256_storeu_si256(low[32 * h..].as_mut_ptr().cast(), lo);
-                _mm256_storeu_si256(high[32 * h..].as_mut_ptr().cast(), hi);
-            }
-            prev = cur;
+            cur[h] = _mm256_blendv_epi8(other, d, is_digit);
         }
         digit &= lanes;
         white &= lanes;
@@ -224,14 +202,61 @@ fn tokenize_avx2_inner(window: &[u8], tokens: &mut Tokens) {
         }
         tokens.starts.push(started);
         let d1 = digit << 1 | prev_digit >> 63;
+        let d2 = digit << 2 | prev_digit >> 62;
+        let d3 = digit << 3 | prev_digit >> 61;
         started += (digit & !d1).count_ones();
-        let mut ends = white & d1;
-        while ends != 0 {
-            let p = ends.trailing_zeros() as usize;
-            ends &= ends - 1;
-            tokens.values[len] = u16::from(low[p]) + 100 * u16::from(high[p]);
-            len += 1;
+        let ends = white & d1;
+        // Does a token of three digits or more end here?
+        let long = ends & d2 & d3 != 0;
+        for h in 0..2 {
+            // Bytes k before each byte of the half (k ≤ 5), from this half and the one before.
+            let before = if h == 0 { prev } else { cur[0] };
+            let joined = _mm256_permute2x128_si256::<0x21>(before, cur[h]);
+            let s1 = _mm256_alignr_epi8::<15>(cur[h], joined);
+            let s2 = _mm256_alignr_epi8::<14>(cur[h], joined);
+            // At a token's end the byte before is a digit: its value is s1 + 10 s2, s2
+            // counting only when it is a digit (`vpshufb` gives 0 for 0x80).
+            let mut lo = _mm256_add_epi8(s1, _mm256_shuffle_epi8(times_ten, s2));
+            let mut hi = zero;
+            if long {
+                let s3 = _mm256_alignr_epi8::<13>(cur[h], joined);
+                let s4 = _mm256_alignr_epi8::<12>(cur[h], joined);
+                let s5 = _mm256_alignr_epi8::<11>(cur[h], joined);
+                // any_k: the high bit is set when one of the k bytes before is not a digit.
+                let any2 = _mm256_or_si256(s1, s2);
+                let any3 = _mm256_or_si256(any2, s3);
+                let any4 = _mm256_or_si256(any3, s4);
+                let any5 = _mm256_or_si256(any4, s5);
+                let t3 = _mm256_blendv_epi8(s3, zero, any3);
+                let t4 = _mm256_blendv_epi8(s4, zero, any4);
+                hi = _mm256_add_epi8(t3, _mm256_shuffle_epi8(times_ten, t4));
+                // Five digits or more (no byte of the five before is other): all ones.
+                lo = _mm256_blendv_epi8(ones, lo, any5);
+                hi = _mm256_blendv_epi8(ones, hi, any5);
+            }
+            // The 16-bit values lo + 100 hi, by `vpmaddubsw` on (lo, hi) pairs: bytes 0..8 and
+            // 16..24 of the half (`vpunpcklbw` works within each 128-bit lane), then 8..16
+            // and 24..32.
+            let first = _mm256_maddubs_epi16(_mm256_unpacklo_epi8(lo, hi), weights);
+            let second = _mm256_maddubs_epi16(_mm256_unpackhi_epi8(lo, hi), weights);
+            let groups = [
+                _mm256_castsi256_si128(first),
+                _mm256_castsi256_si128(second),
+                _mm256_extracti128_si256::<1>(first),
+                _mm256_extracti128_si256::<1>(second),
+            ];
+            for (g, eight) in groups.into_iter().enumerate() {
+                let e = (ends >> (32 * h + 8 * g)) as u8;
+                let packed = _mm_shuffle_epi8(eight, PACK[usize::from(e)]);
+                // Eight values written, those of the ends kept: `CAPACITY` leaves room past
+                // every complete token.
+                let out = &mut tokens.values[len..len + 8];
+                // SAFETY: 16 bytes fit `out`; the store is unaligned.
+                unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), packed) };
+                len += e.count_ones() as usize;
+            }
         }
+        prev = cur[1];
         prev_digit = digit;
         at += 64;
         if last {
@@ -242,3 +267,25 @@ fn tokenize_avx2_inner(window: &[u8], tokens: &mut Tokens) {
     tokens.len = len;
     tokens.end = end;
 }
+
+/// `PACK[e]`: the byte shuffle that moves the 16-bit lanes whose bits are set in `e` to the
+/// front, in order (the other bytes are zeroed).
+static PACK: [__m128i; 256] = {
+    let mut t = [[0x80u8; 16]; 256];
+    let mut e = 0;
+    while e < 256 {
+        let (mut k, mut p) = (0, 0);
+        while p < 8 {
+            if e >> p & 1 == 1 {
+                t[e][2 * k] = 2 * p as u8;
+                t[e][2 * k + 1] = 2 * p as u8 + 1;
+                k += 1;
+            }
+            p += 1;
+        }
+        e += 1;
+    }
+    // SAFETY: `[u8; 16]` and `__m128i` have the same size, and every bit pattern is valid
+    // for both.
+    unsafe { std::mem::transmute::<[[u8; 16]; 256], [__m128i; 256]>(t) }
+};
