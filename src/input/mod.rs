@@ -27,13 +27,21 @@ pub fn count_tokens(backend: crate::simd::Backend, input: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
         {
             use crate::simd::Backend;
-            use crate::simd::x86::{Avx2, Avx512Vbmi2};
-            if let (Backend::Avx512, Some(t)) = (backend, Avx512Vbmi2::new()) {
+            use crate::simd::x86::{Avx2, Avx2Bmi, Avx512Bmi, Avx512Vbmi2};
+            // The judge's own conditions: its AVX-512 kernel needs the move's features too,
+            // its AVX2 kernel BMI and LZCNT besides AVX2 (`grid::batch::run_best`).
+            if backend == Backend::Avx512
+                && Avx512Bmi::new().is_some()
+                && let Some(t) = Avx512Vbmi2::new()
+            {
                 window::x86_64::tokenize(t, chunk, &mut tokens);
                 count += tokens.len;
                 continue;
             }
-            if let (Backend::Avx512 | Backend::Avx2, Some(t)) = (backend, Avx2::new()) {
+            if backend != Backend::Portable
+                && Avx2Bmi::new().is_some()
+                && let Some(t) = Avx2::new()
+            {
                 window::x86_64::tokenize_avx2(t, chunk, &mut tokens);
                 count += tokens.len;
                 continue;
