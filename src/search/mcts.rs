@@ -543,7 +543,6 @@ impl<G: Position> Mcts<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sequence::{Game, Peg};
 
     /// A toy game whose outcome is fixed: the players take turns taking one of `TOKENS`
     /// distinct tokens until all are taken, and then the first player has won.
@@ -657,16 +656,16 @@ mod tests {
 
     /// A search over a root whose children have these (visits, reward, AMAF visits, AMAF
     /// reward), the root visited `visits` times.
-    fn tree(config: MctsConfig, visits: u32, children: &[(u32, f32, u32, f32)]) -> Mcts<Game> {
-        let mut mcts = Mcts::<Game>::new(config, 1);
-        let mut root = Node::new(Peg::new(1, 1));
+    fn tree(config: MctsConfig, visits: u32, children: &[(u32, f32, u32, f32)]) -> Mcts<FirstWins> {
+        let mut mcts = Mcts::<FirstWins>::new(config, 1);
+        let mut root = Node::new(0);
         root.expanded = true;
         root.first = 1;
         root.count = children.len() as u32;
         root.visits = visits;
         mcts.nodes.push(root);
         for (k, &(v, r, av, ar)) in children.iter().enumerate() {
-            let mut child = Node::new(Peg::new(k as u32 + 1, 1));
+            let mut child = Node::new(k as u8 + 1);
             (
                 child.visits,
                 child.reward,
