@@ -450,7 +450,8 @@ fn a_monitor_stops_a_search_from_another_thread() {
         };
         solver.solve(&game, Mode::Full, limits).unwrap()
     });
-    while monitor.nodes() == 0 {
+    // (A search that ended before reporting, or panicked, fails below instead of hanging.)
+    while monitor.nodes() == 0 && !search.is_finished() {
         std::thread::yield_now();
     }
     assert!(matches!(monitor.phase(), Phase::Probe(_)));

@@ -27,7 +27,7 @@ pub fn count_tokens(backend: crate::simd::Backend, input: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
         {
             use crate::simd::Backend;
-            use crate::simd::x86::{Avx2, Avx2Bmi, Avx512Bmi, Avx512Vbmi2};
+            use crate::simd::x86::{Avx2Bmi, Avx512Bmi, Avx512Vbmi2};
             // The judge's own conditions: its AVX-512 kernel needs the move's features too,
             // its AVX2 kernel BMI and LZCNT besides AVX2 (`grid::batch::run_best`).
             if backend == Backend::Avx512
@@ -39,8 +39,7 @@ pub fn count_tokens(backend: crate::simd::Backend, input: &[u8]) -> usize {
                 continue;
             }
             if backend != Backend::Portable
-                && Avx2Bmi::new().is_some()
-                && let Some(t) = Avx2::new()
+                && let Some(t) = Avx2Bmi::new()
             {
                 window::x86_64::tokenize_avx2(t, chunk, &mut tokens);
                 count += tokens.len;

@@ -352,8 +352,23 @@ mod tests {
             check(&random_window(&mut rng));
         }
         for _ in 0..2_000 {
-            check(&judge_like_window(&mut rng));
+            let mut w = judge_like_window(&mut rng);
+            if rng.below(8) == 0 {
+                // A stray byte somewhere.
+                let at = rng.below(w.len() as u32) as usize;
+                w[at] = b"x-\0\xff"[rng.below(4) as usize];
+            }
+            check(&w);
         }
+        for _ in 0..2 {
+            let w = judge_like_window(&mut rng);
+            for n in 0..w.len() {
+                check(&w[..n]);
+            }
+        }
+        // A whole window at the densest: a token every two bytes.
+        check(&b"1 ".repeat(WINDOW / 2));
+        check(&b"12 ".repeat(WINDOW / 3));
         for _ in 0..20 {
             let w: Vec<u8> = (0..10).flat_map(|_| random_window(&mut rng)).collect();
             for n in 0..w.len().min(400) {
@@ -406,10 +421,10 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[cfg_attr(miri, ignore)]
     fn avx2_tokenizer_agrees() {
-        let Some(avx2) = crate::simd::x86::Avx2::new() else {
+        let Some(avx2) = crate::simd::x86::Avx2Bmi::new() else {
             let _ = writeln!(
                 std::io::stderr(),
-                "note: avx2_tokenizer_agrees: skipped, this CPU has no AVX2"
+                "note: avx2_tokenizer_agrees: skipped, this CPU lacks AVX2, BMI1, BMI2, LZCNT or POPCNT"
             );
             return;
         };

@@ -92,11 +92,6 @@ impl Avx2Bmi {
             && is_x86_feature_detected!("popcnt"))
         .then_some(Avx2Bmi(()))
     }
-
-    /// The AVX2 token it implies.
-    pub(crate) fn avx2(self) -> Avx2 {
-        Avx2(())
-    }
 }
 
 /// Proof that the CPU has AVX-512F.

@@ -132,7 +132,7 @@ fn batch_avx2(
 impl Kernel for GridAvx2 {
     #[inline(always)]
     fn tokenize(self, window: &[u8], tokens: &mut Tokens) {
-        window::x86_64::tokenize_avx2(self.0.avx2(), window, tokens);
+        window::x86_64::tokenize_avx2(self.0, window, tokens);
     }
 
     /// The portable move ([`super::Portable`]), here compiled for AVX2, BMI and LZCNT.

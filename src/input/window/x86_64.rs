@@ -4,7 +4,7 @@
 use std::arch::x86_64::*;
 
 use super::Tokens;
-use crate::simd::x86::{Avx2, Avx512Vbmi2};
+use crate::simd::x86::{Avx2Bmi, Avx512Vbmi2};
 
 /// [`super::tokenize_bytes`] on AVX-512 VBMI2: the same tokens, 64 bytes per step.
 pub(crate) fn tokenize(token: Avx512Vbmi2, window: &[u8], tokens: &mut Tokens) {
@@ -123,9 +123,9 @@ fn tokenize_avx512(window: &[u8], tokens: &mut Tokens) {
 }
 
 /// [`super::tokenize_bytes`] on AVX2: the same tokens, 64 bytes per step.
-pub(crate) fn tokenize_avx2(token: Avx2, window: &[u8], tokens: &mut Tokens) {
+pub(crate) fn tokenize_avx2(token: Avx2Bmi, window: &[u8], tokens: &mut Tokens) {
     let _ = token;
-    // SAFETY: `token` exists, so the CPU has AVX2.
+    // SAFETY: `token` exists, so the CPU has AVX2, BMI1 and POPCNT (and BMI2 and LZCNT).
     unsafe { tokenize_avx2_inner(window, tokens) }
 }
 
@@ -133,9 +133,9 @@ pub(crate) fn tokenize_avx2(token: Avx2, window: &[u8], tokens: &mut Tokens) {
 /// by compares; then for every byte the value of the (at most four) digits before it, from the
 /// bytes shifted in from the half before (a digit's value, or 0x80 for any other byte), widened
 /// to 16 bits; then the values at the token ends packed to the front eight bytes at a time, by
-/// a byte shuffle looked up from the eight bits of token ends ([`PACK`]). A block whose tokens
-/// all have one or two digits (nearly every block of a grid judge's input) takes a shorter
-/// path: the value of the two bytes before each byte.
+/// a byte shuffle looked up from the eight bits of token ends ([`PACK`]). A block in which no
+/// token of three digits or more ends (nearly every block of a grid judge's input) takes a
+/// shorter path: the value of the two bytes before each byte.
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 fn tokenize_avx2_inner(window: &[u8], tokens: &mut Tokens) {
     tokens.clear();
