@@ -399,22 +399,19 @@ fn a_lost_position_s_best_move_does_not_lose_at_once_when_it_can() {
 
 #[test]
 fn the_hit_rate_is_hits_over_probes() {
-    let mut solver = Solver::new(4, 4, Options::default()).unwrap();
-    // A position that takes a search (not settled by the threat rules at the root).
+    // A position that takes a search (not settled by the threat rules at the root), solved
+    // first with an empty table.
     let mut rng = Rng::new(3);
-    let game = loop {
-        if let Some(game) = careful_position(20, &mut rng) {
-            let s = Solver::new(4, 4, Options::default()).unwrap().solve(
-                &game,
-                Mode::Full,
-                Limits::default(),
-            );
-            if s.unwrap().stats.nodes > 1000 {
-                break game;
-            }
+    let (mut solver, game, first) = loop {
+        let Some(game) = careful_position(20, &mut rng) else {
+            continue;
+        };
+        let mut solver = Solver::new(4, 4, Options::default()).unwrap();
+        let first = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
+        if first.stats.nodes > 1000 {
+            break (solver, game, first);
         }
     };
-    let first = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
     // Solved again with the table kept: the root's own entry is found at once.
     let again = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
     for s in [first, again.clone()] {
