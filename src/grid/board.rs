@@ -198,11 +198,10 @@ impl Board {
             1 << (y % 64),
         );
         // The parts left of the move keep the rectangle's left column: the cut row joins it.
-        let cut = bit_before(x32 + 1);
         if WIDE {
-            self.col_bits.or(left as usize % SIDE, cut);
+            self.col_bits.or(left as usize % SIDE, bit_before(x32 + 1));
         } else {
-            self.col_bits.words[0][left as usize % 64] |= cut[0];
+            self.col_bits.words[0][left as usize % 64] |= 1 << x32;
         }
         // The parts right of the move start at column y + 1: within the rectangle's rows and
         // its two border rows, that column becomes exact when the cut row and the borders are
@@ -210,7 +209,14 @@ impl Board {
         // forbidden cell (or off the grid), and these cells are permitted. (When there are no
         // such parts, column y + 1 is the rectangle's right border, where those three cells
         // are forbidden or off the grid too.)
-        self.col_bits.or(y + 1, column_marks(top, bottom, x32));
+        if WIDE {
+            self.col_bits.or(y + 1, column_marks(top, bottom, x32));
+        } else {
+            // Rows below 64: the border bit of bottom = 64 is in the high word, where it is
+            // set already (the shift by 64 gives 0).
+            let marks = (1 << top >> 1) | (2 << (bottom - 1)) | (1 << x32);
+            self.col_bits.words[0][(y + 1) % (SIDE + 1)] |= marks;
+        }
         Some(Cut {
             top: top as u8,
             left: left as u8,

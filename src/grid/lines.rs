@@ -7,6 +7,9 @@ pub(crate) const SIDE: usize = 128;
 /// Words [`by_chunks`] handles per step.
 pub(crate) const CHUNK: usize = 8;
 
+/// [`by_chunks`] starts its chunks on a multiple of this many words.
+const ALIGN: usize = 4;
+
 /// Words of one half of the row (or column) bits: [`SIDE`] lines and two [`CHUNK`]s of
 /// padding.
 pub(crate) const LINE_WORDS: usize = SIDE + 2 * CHUNK;
@@ -160,16 +163,22 @@ pub(crate) fn by_chunks(
     op: impl Fn(&mut u64, u64) + Copy,
     bit: u64,
 ) {
-    let mut i = from;
+    // Chunks start on a multiple of four words (32 bytes): a move's vector loads then meet an
+    // earlier move's vector stores at the same addresses, which the CPU forwards, never
+    // overlapping them in part, which it cannot.
+    let start = from & !(ALIGN - 1);
+    let mut skip = &FIRST[from - start];
+    let mut i = start;
     loop {
         let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
         let mask = &FIRST[to.saturating_sub(i).min(CHUNK)];
         for j in 0..CHUNK {
-            op(&mut chunk[j], bit & mask[j]);
+            op(&mut chunk[j], bit & mask[j] & !skip[j]);
         }
+        skip = &FIRST[0];
         i += CHUNK;
         // The second chunk without a test.
-        if i >= to && i > from + CHUNK {
+        if i >= to && i > start + CHUNK {
             break;
         }
     }
