@@ -134,7 +134,8 @@ impl Board {
 
     /// [`Board::cut`] on a board of at most 64 rows and columns ([`Board::is_narrow`]), with
     /// the same result word for word: there the high words of the rows and columns are all
-    /// border, and this reads none of them (and writes one bit, which is set already).
+    /// border, and this neither reads nor writes them (the one bit [`Board::cut`] may set
+    /// there, the border row 64 of column y + 1, is set already).
     #[inline(always)]
     pub(crate) fn cut_narrow(&mut self, x: usize, y: usize) -> Option<Cut> {
         debug_assert!(self.is_narrow());
