@@ -48,7 +48,7 @@ fn tokenizer(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(input.len() as u64));
     for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
         group.bench_function(format!("{backend:?}").to_lowercase(), |b| {
-            b.iter(|| black_box(bitgames::input::count_tokens(backend, &input)))
+            b.iter(|| black_box(bitgames::grid::judge::count_tokens(backend, &input)))
         });
     }
     group.finish();

@@ -326,6 +326,15 @@ fn draw_case(
     (r, c, m)
 }
 
+/// Cuts `input` into numbers, window after window, with the tokenizer the grid judge would
+/// choose under `backend` (the best this CPU has up to it: AVX-512 VBMI2, AVX2 or the portable
+/// one), and returns how many complete tokens it found (a token cut by a window's end is not
+/// counted): for the benches, which time the tokenizer alone. Not a stable API.
+#[doc(hidden)]
+pub fn count_tokens(backend: crate::simd::Backend, input: &[u8]) -> usize {
+    super::batch::count_tokens(backend, input)
+}
+
 /// Cases as the judge's fast path holds them once its tokenizer has run (the sides, the move
 /// count and the moves as numbers), and its moves played on a chosen kernel: for the benches,
 /// which time the moves without the tokenizer. Not a stable API.

@@ -14,45 +14,6 @@
 
 pub(crate) mod window;
 
-/// Cuts `input` into numbers, window after window of [`window::WINDOW`] bytes, with the window
-/// tokenizer the grid judge would choose under `backend` (the best this CPU has up to it:
-/// AVX-512 VBMI2, AVX2 or the portable one), and returns how many complete tokens it found
-/// (a token cut by a window's end is not counted): for the benches, which time the tokenizer
-/// alone. Not a stable API.
-#[doc(hidden)]
-pub fn count_tokens(backend: crate::simd::Backend, input: &[u8]) -> usize {
-    let mut tokens = window::Tokens::default();
-    let mut count = 0;
-    for chunk in input.chunks(window::WINDOW) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use crate::simd::Backend;
-            use crate::simd::x86::{Avx2Bmi, Avx512Bmi, Avx512Vbmi2};
-            // The judge's own conditions: its AVX-512 kernel needs the move's features too,
-            // its AVX2 kernel BMI and LZCNT besides AVX2 (`grid::batch::run_best`).
-            if backend == Backend::Avx512
-                && Avx512Bmi::new().is_some()
-                && let Some(t) = Avx512Vbmi2::new()
-            {
-                window::x86_64::tokenize(t, chunk, &mut tokens);
-                count += tokens.len;
-                continue;
-            }
-            if backend != Backend::Portable
-                && let Some(t) = Avx2Bmi::new()
-            {
-                window::x86_64::tokenize_avx2(t, chunk, &mut tokens);
-                count += tokens.len;
-                continue;
-            }
-        }
-        let _ = backend;
-        window::tokenize_swar(chunk, &mut tokens);
-        count += tokens.len;
-    }
-    count
-}
-
 use std::fmt;
 
 /// What was wrong with the input, without the position (see [`Stop::Bad`] for the offset).
@@ -324,35 +285,6 @@ impl<'a> Scanner<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn every_back_end_counts_the_same_tokens() {
-        // Numbers of one to six digits, white space of every kind, across window ends.
-        let mut rng = crate::rng::Rng::new(3);
-        let mut text = Vec::new();
-        let mut want = 0;
-        while text.len() < 3 * window::WINDOW + 1000 {
-            let digits = rng.range(1, 6);
-            for _ in 0..digits {
-                text.push(b'0' + rng.below(10) as u8);
-            }
-            text.push(b" \n\t\r"[rng.below(4) as usize]);
-            want += 1;
-        }
-        // Tokens cut by a window's end are not counted: at most one a window.
-        let counts: Vec<usize> = crate::simd::Backend::ALL
-            .into_iter()
-            .filter(|b| b.is_available())
-            .map(|b| count_tokens(b, &text))
-            .collect();
-        assert!(counts.iter().all(|&c| c == counts[0]), "{counts:?}");
-        assert!(
-            (want - 4..=want).contains(&counts[0]),
-            "{} of {want}",
-            counts[0]
-        );
-    }
 
     fn all(input: &[u8]) -> Vec<Result<u64, Stop>> {
         let mut sc = Scanner::new(input, 0, true);

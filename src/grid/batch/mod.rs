@@ -9,7 +9,7 @@
 //! before its case, which the scanner then reads and reports as usual; so the answers and the
 //! errors are those of [`crate::grid::judge::Judge`]'s plain path, which the tests check.
 //!
-//! [`run_best`] chooses the kernel at run time: on x86-64 with AVX-512 VBMI2 the AVX-512
+//! [`Best::choose`] chooses the kernel at run time: on x86-64 with AVX-512 VBMI2 the AVX-512
 //! tokenizer and the hand-written move ([`x86_64::GridAvx512`]), with AVX2 the AVX2 tokenizer
 //! and the portable move compiled for AVX2 and BMI ([`x86_64::GridAvx2`]), elsewhere the
 //! portable tokenizer (SWAR) and move ([`Portable`]). The portable kernel is the
@@ -150,8 +150,42 @@ fn play_each<const WIDE: bool>(grid: &mut Board, moves: &[u16]) -> bool {
     true
 }
 
-/// [`run`] on the best kernel of `backend` that this CPU has: AVX-512 (with VBMI, VBMI2, BMI2
-/// and LZCNT), AVX2 (with BMI2 and LZCNT), or the portable one.
+/// The kernel the judge uses under `backend`: the best this CPU has up to it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Best {
+    /// AVX-512 (with VBMI, VBMI2, BMI2 and LZCNT): its tokenizer and hand-written move.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(x86_64::GridAvx512),
+    /// AVX2 (with BMI2 and LZCNT): its tokenizer and the portable move compiled for it.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(x86_64::GridAvx2),
+    /// The portable kernel.
+    Portable(Portable),
+}
+
+impl Best {
+    /// The one place the judge's kernel is chosen: AVX-512 only under [`Backend::Avx512`],
+    /// AVX2 under anything but [`Backend::Portable`], each when the CPU has all its features.
+    pub(crate) fn choose(backend: Backend) -> Best {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if backend == Backend::Avx512
+                && let Some(kernel) = x86_64::GridAvx512::new()
+            {
+                return Best::Avx512(kernel);
+            }
+            if backend != Backend::Portable
+                && let Some(kernel) = x86_64::GridAvx2::new()
+            {
+                return Best::Avx2(kernel);
+            }
+        }
+        let _ = backend;
+        Best::Portable(Portable)
+    }
+}
+
+/// [`run`] on the kernel [`Best::choose`] picks for `backend`.
 pub(crate) fn run_best(
     backend: Backend,
     grid: &mut Board,
@@ -161,25 +195,17 @@ pub(crate) fn run_best(
     limit: usize,
     answers: &mut Vec<Answer>,
 ) -> (usize, usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if backend == Backend::Avx512
-            && let Some(kernel) = x86_64::GridAvx512::new()
-        {
-            return kernel.batch(grid, work, bytes, stop, limit, answers);
-        }
-        if backend != Backend::Portable
-            && let Some(kernel) = x86_64::GridAvx2::new()
-        {
-            return kernel.batch(grid, work, bytes, stop, limit, answers);
-        }
+    match Best::choose(backend) {
+        #[cfg(target_arch = "x86_64")]
+        Best::Avx512(kernel) => kernel.batch(grid, work, bytes, stop, limit, answers),
+        #[cfg(target_arch = "x86_64")]
+        Best::Avx2(kernel) => kernel.batch(grid, work, bytes, stop, limit, answers),
+        Best::Portable(kernel) => run(kernel, grid, work, bytes, stop, limit, answers),
     }
-    let _ = backend;
-    run(Portable, grid, work, bytes, stop, limit, answers)
 }
 
-/// [`play_streams`] on the best kernel of `backend` that this CPU has (as [`run_best`]
-/// chooses): the judge's moves without its tokenizer, for the benches.
+/// [`play_streams`] on the kernel [`Best::choose`] picks for `backend`: the judge's moves
+/// without its tokenizer, for the benches.
 pub(crate) fn play_best(
     backend: Backend,
     grids: [&mut Board; 2],
@@ -187,21 +213,36 @@ pub(crate) fn play_best(
     cases: &[(u32, u32)],
     answers: &mut Vec<Answer>,
 ) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if backend == Backend::Avx512
-            && let Some(kernel) = x86_64::GridAvx512::new()
-        {
-            return kernel.play(grids, values, cases, answers);
-        }
-        if backend != Backend::Portable
-            && let Some(kernel) = x86_64::GridAvx2::new()
-        {
-            return kernel.play(grids, values, cases, answers);
-        }
+    match Best::choose(backend) {
+        #[cfg(target_arch = "x86_64")]
+        Best::Avx512(kernel) => kernel.play(grids, values, cases, answers),
+        #[cfg(target_arch = "x86_64")]
+        Best::Avx2(kernel) => kernel.play(grids, values, cases, answers),
+        Best::Portable(kernel) => play_streams(kernel, grids, values, cases, answers),
     }
-    let _ = backend;
-    play_streams(Portable, grids, values, cases, answers)
+}
+
+/// The complete tokens of `input`, cut window after window of [`WINDOW`] bytes by the
+/// tokenizer of the kernel [`Best::choose`] picks for `backend` (a token cut by a window's end
+/// is not counted): the tokenizer alone, for the benches.
+pub(crate) fn count_tokens(backend: Backend, input: &[u8]) -> usize {
+    fn count<K: Kernel>(kernel: K, input: &[u8]) -> usize {
+        let mut tokens = Tokens::default();
+        input
+            .chunks(WINDOW)
+            .map(|chunk| {
+                kernel.tokenize(chunk, &mut tokens);
+                tokens.len
+            })
+            .sum()
+    }
+    match Best::choose(backend) {
+        #[cfg(target_arch = "x86_64")]
+        Best::Avx512(kernel) => count(kernel, input),
+        #[cfg(target_arch = "x86_64")]
+        Best::Avx2(kernel) => count(kernel, input),
+        Best::Portable(kernel) => count(kernel, input),
+    }
 }
 
 /// Judges cases from the start of `bytes` (at a token) with `kernel`, as
@@ -430,6 +471,38 @@ mod tests {
     use crate::grid::judge::{Plain, generate};
     use crate::judge::Options;
     use crate::rng::Rng;
+
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn every_back_end_counts_the_same_tokens() {
+        // Numbers of one to six digits, white space of every kind, across window ends.
+        let mut rng = crate::rng::Rng::new(3);
+        let mut text = Vec::new();
+        let mut want = 0;
+        while text.len() < 3 * WINDOW + 1000 {
+            let digits = rng.range(1, 6);
+            for _ in 0..digits {
+                text.push(b'0' + rng.below(10) as u8);
+            }
+            text.push(b" \n\t\r"[rng.below(4) as usize]);
+            want += 1;
+        }
+        // Tokens cut by a window's end are not counted: at most one a window.
+        let mut counts = Vec::new();
+        for backend in Backend::ALL {
+            if backend.is_available() {
+                counts.push(count_tokens(backend, &text));
+            } else {
+                eprintln!("not run here: the {backend:?} tokenizer (this CPU lacks it)");
+            }
+        }
+        assert!(counts.iter().all(|&c| c == counts[0]), "{counts:?}");
+        assert!(
+            (want - 4..=want).contains(&counts[0]),
+            "{} of {want}",
+            counts[0]
+        );
+    }
 
     /// The answers of the plain judge, and the offsets where the cases start (one per line).
     fn plain(input: &[u8]) -> (Vec<Answer>, Vec<usize>) {
