@@ -18,6 +18,12 @@
 //!
 //! The rows of moves are taken in blocks small enough for the core's cache, and every b of the
 //! row scans a block before the next block is read.
+//!
+//! Values below 256 are the rule (the largest up to 4096 is 259), so each p_x is kept twice:
+//! in 16 bits, and as its low bytes. Where every term a rectangle reads from a row is below 256
+//! and so is every candidate, a move's value is below 256 too and the low bytes compare exactly:
+//! 32 moves a vector instead of 16. The other rows, and every row while a candidate is 256 or
+//! more, are compared in 16 bits.
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -38,6 +44,13 @@ const REFILL_ROWS: usize = 8;
 
 /// Lanes of the scan: sixteen `u16` values, one AVX2 register.
 const LANES: usize = 16;
+
+/// Lanes of the scan of low bytes: 32 `u8` values, one AVX2 register.
+const BYTE_LANES: usize = 32;
+
+/// The smallest b whose moves the scan of low bytes takes in whole vectors of [`BYTE_LANES`]
+/// within b cells.
+const BYTES_MIN: usize = 2 * BYTE_LANES;
 
 /// The smallest b whose moves the scan takes in whole vectors of [`LANES`] within b cells;
 /// smaller rectangles have every move marked.
@@ -73,6 +86,13 @@ pub struct Census {
     scan: Scan,
     /// p_x and p_x reversed for the row under way, one after the other, each max + 1 long.
     pairs: Vec<u16>,
+    /// The largest value of the rows done.
+    top: u16,
+    /// The low bytes of `pairs`, in the same places.
+    bytes: Vec<u8>,
+    /// For each p_x, the first k with p_x[k] ≥ 256 (max + 1 when there is none): a rectangle
+    /// a × b with b up to this reads only values below 256 from the row.
+    small_until: Vec<usize>,
 }
 
 /// Which scan [`Census`] runs: the portable loop, or the same loop compiled for AVX2.
@@ -148,6 +168,9 @@ impl Census {
             values: vec![0; (max + 1) * (max + 1)],
             scan,
             pairs: Vec::new(),
+            top: 0,
+            bytes: Vec::new(),
+            small_until: Vec::new(),
         }
     }
 
@@ -176,26 +199,33 @@ impl Census {
         let half = a.div_ceil(2);
         // p_x for x = 1..=half, each followed by its reverse.
         self.pairs.resize(half * 2 * w, 0);
+        self.bytes.resize(half * 2 * w, 0);
+        self.small_until.resize(half, 0);
         let values = &self.values;
         self.pairs
             .par_chunks_mut(2 * w)
+            .zip(self.bytes.par_chunks_mut(2 * w))
+            .zip(&mut self.small_until)
             .enumerate()
-            .for_each(|(i, pair)| {
+            .for_each(|(i, ((pair, bytes), small_until))| {
                 let (up, down) = (&values[i * w..][..w], &values[(a - 1 - i) * w..][..w]);
-                let (p, rev) = pair.split_at_mut(w);
-                for ((p, &u), &d) in p.iter_mut().zip(up).zip(down) {
-                    *p = u ^ d;
-                }
-                for (r, &p) in rev.iter_mut().zip(p.iter().rev()) {
-                    *r = p;
-                }
+                *small_until = fill_row(up, down, pair, bytes);
             });
-        let mut states: Vec<Rect> = (a..=max).map(Rect::new).collect();
-        let (pairs, scan) = (&self.pairs[..], self.scan);
+        // Every term is a XOR of two values of the table, so every move's value is below the
+        // power of two above the largest value.
+        let bound = (usize::from(self.top) + 1).next_power_of_two().max(64);
+        let mut states: Vec<Rect> = (a..=max).map(|b| Rect::new(b, bound)).collect();
+        let rows = Rows {
+            w,
+            pairs: &self.pairs,
+            bytes: &self.bytes,
+            small_until: &self.small_until,
+        };
+        let scan = self.scan;
         for from in (0..half).step_by(BLOCK) {
-            let rows = from..(from + BLOCK).min(half);
+            let block = from..(from + BLOCK).min(half);
             states.par_iter_mut().with_min_len(8).for_each(|rect| {
-                rect.scan(scan, pairs, max, rows.clone());
+                rect.scan(scan, rows, block.clone());
             });
         }
         let mut row = Vec::with_capacity(states.len());
@@ -204,6 +234,7 @@ impl Census {
             row.push(v);
         }
         for (b, v) in (a..=max).zip(row) {
+            self.top = self.top.max(v);
             self.values[a * w + b] = v;
             self.values[b * w + a] = v;
         }
@@ -303,6 +334,7 @@ impl Census {
                 let v = u16::from_le_bytes([v[0], v[1]]);
                 census.values[a * w + b] = v;
                 census.values[b * w + a] = v;
+                census.top = census.top.max(v);
             }
         }
         census.done = done;
@@ -335,6 +367,61 @@ impl Fnv {
     }
 }
 
+/// Writes p = `up` ⊕ `down` and its reverse into `pair` (twice their length) and the low bytes
+/// of `pair` into `bytes`; returns the first k with p[k] ≥ 256 (the length when there is none).
+fn fill_row(up: &[u16], down: &[u16], pair: &mut [u16], bytes: &mut [u8]) -> usize {
+    let w = up.len();
+    let (p, rev) = pair.split_at_mut(w);
+    for ((p, &u), &d) in p.iter_mut().zip(up).zip(down) {
+        *p = u ^ d;
+    }
+    for (r, &p) in rev.iter_mut().zip(p.iter().rev()) {
+        *r = p;
+    }
+    let small_until = p.iter().position(|&v| v >= 256).unwrap_or(w);
+    for (byte, &v) in bytes.iter_mut().zip(pair.iter()) {
+        *byte = v as u8;
+    }
+    small_until
+}
+
+/// The rows of moves of the row under way: p_x and its reverse, in 16 bits and as low bytes.
+#[derive(Clone, Copy)]
+struct Rows<'a> {
+    w: usize,
+    pairs: &'a [u16],
+    bytes: &'a [u8],
+    small_until: &'a [usize],
+}
+
+impl<'a> Rows<'a> {
+    /// The terms of the moves (x, 1 + i), i < `len`, of row x = 1 + r of an a × b rectangle,
+    /// with those of [`BYTE_LANES`] low bytes when every value the rectangle reads from the row
+    /// is below 256 (and b is at least [`BYTES_MIN`]).
+    #[inline(always)]
+    fn terms(self, r: usize, b: usize, len: usize) -> Terms<'a> {
+        let w = self.w;
+        let pair = &self.pairs[2 * w * r..][..2 * w];
+        let bytes = (b >= BYTES_MIN && b <= self.small_until[r]).then(|| {
+            let bytes = &self.bytes[2 * w * r..][..2 * w];
+            let len = b.div_ceil(2).next_multiple_of(BYTE_LANES);
+            (&bytes[..len], &bytes[w + w - b..][..len])
+        });
+        Terms {
+            wide: (&pair[..len], &pair[w + w - b..][..len]),
+            bytes,
+        }
+    }
+}
+
+/// The terms of one row of moves (see [`Rows::terms`]): moves i have the value
+/// `wide.0[i] ^ wide.1[i]`, and when `bytes` is there, that value is `bytes.0[i] ^ bytes.1[i]`.
+#[derive(Clone, Copy)]
+struct Terms<'a> {
+    wide: (&'a [u16], &'a [u16]),
+    bytes: Option<(&'a [u8], &'a [u8])>,
+}
+
 /// The a × b rectangle of the row under way: what its moves have shown so far.
 struct Rect {
     b: usize,
@@ -354,10 +441,11 @@ const MARKED: usize = 4;
 const CANDIDATES: usize = 4;
 
 impl Rect {
-    fn new(b: usize) -> Rect {
+    /// The rectangle a × b of a row whose moves' values are all below `bound`.
+    fn new(b: usize, bound: usize) -> Rect {
         Rect {
             b,
-            seen: BitVec::new(),
+            seen: BitVec::repeat(false, bound),
             cands: [0; CANDIDATES],
             n: 0,
         }
@@ -366,6 +454,25 @@ impl Rect {
     /// The mex, once every row is scanned.
     fn mex(&self) -> usize {
         usize::from(self.cands[0])
+    }
+
+    /// Marks the values of the moves whose terms are `p` and `q`.
+    fn mark_moves(&mut self, p: &[u16], q: &[u16]) {
+        let words = self.seen.as_raw_mut_slice();
+        let mut inside = true;
+        for (&p, &q) in p.iter().zip(q) {
+            let v = usize::from(p ^ q);
+            match words.get_mut(v / 64) {
+                Some(word) => *word |= 1 << (v % 64),
+                None => inside = false,
+            }
+        }
+        // Not reached: `seen` covers the bound of every move's value (`Rect::new`).
+        if !inside {
+            for (&p, &q) in p.iter().zip(q) {
+                self.mark(usize::from(p ^ q));
+            }
+        }
     }
 
     /// Marks `v` as a value some move has.
@@ -399,15 +506,10 @@ impl Rect {
         self.n = kept;
     }
 
-    /// Scans the rows `rows` (from 0, the block after the rows scanned before) of `pairs`.
-    fn scan(&mut self, scan: Scan, pairs: &[u16], max: usize, rows: std::ops::Range<usize>) {
-        let w = max + 1;
+    /// Scans the rows `rows` (from 0, the block after the rows scanned before) of `all`.
+    fn scan(&mut self, scan: Scan, all: Rows<'_>, rows: std::ops::Range<usize>) {
         let (b, half_b) = (self.b, self.b.div_ceil(2));
-        // The terms of the moves (x, 1 + i) of row x = 1 + r, i < len.
-        let terms = |r: usize, len: usize| {
-            let pair = &pairs[2 * w * r..][..2 * w];
-            (&pair[..len], &pair[w + w - b..][..len])
-        };
+        let terms = |r: usize, len: usize| all.terms(r, b, len);
         // Small rectangles, and the first rows: every move marked.
         let marked = if b < VECTOR_MIN {
             rows.end
@@ -415,14 +517,17 @@ impl Rect {
             MARKED.min(rows.end)
         };
         for r in rows.start..marked {
-            let (p, rev) = terms(r, half_b);
-            for (&p, &q) in p.iter().zip(rev) {
-                self.mark(usize::from(p ^ q));
-            }
+            let (p, rev) = terms(r, half_b).wide;
+            self.mark_moves(p, rev);
         }
         if rows.start < marked {
             self.n = 0;
-            self.refill(scan, marked, |range| range.map(|r| terms(r, 0)));
+            self.refill(scan, marked, |range| {
+                range.map(|_| Terms {
+                    wide: (&[], &[]),
+                    bytes: None,
+                })
+            });
         }
         // Whole vectors: lanes past ⌈b/2⌉ are moves of the mirrored half (still within b
         // columns), harmless.
@@ -444,7 +549,7 @@ impl Rect {
 
     /// New candidates, none of them in the rows below `end`: the smallest values not in
     /// `seen`, looked for in the rows from [`MARKED`] to `end` by `terms`, a few at a time.
-    fn refill<'a, I: Iterator<Item = (&'a [u16], &'a [u16])>>(
+    fn refill<'a, I: Iterator<Item = Terms<'a>>>(
         &mut self,
         scan: Scan,
         end: usize,
@@ -475,32 +580,37 @@ impl Rect {
         }
     }
 
-    /// [`Scan::hits`] with the candidates.
-    fn hits<'a>(&self, scan: Scan, rows: impl Iterator<Item = (&'a [u16], &'a [u16])>) -> u32 {
+    /// [`Scan::hits`] with the candidates; the low bytes where rows have them and every
+    /// candidate is below 256.
+    fn hits<'a>(&self, scan: Scan, rows: impl Iterator<Item = Terms<'a>>) -> u32 {
         let c = self.cands;
+        let bytes = c[..self.n].iter().all(|&c| c < 256);
         match self.n {
-            1 => scan.hits(&[c[0]], rows),
-            2 => scan.hits(&[c[0], c[1]], rows),
-            3 => scan.hits(&[c[0], c[1], c[2]], rows),
-            _ => scan.hits(&c, rows),
+            1 => scan.hits(&[c[0]], bytes, rows),
+            2 => scan.hits(&[c[0], c[1]], bytes, rows),
+            3 => scan.hits(&[c[0], c[1], c[2]], bytes, rows),
+            _ => scan.hits(&c, bytes, rows),
         }
     }
 }
 
 impl Scan {
-    /// Bit k set when a move of `rows` (each its two term slices, of a length that is a
-    /// multiple of [`LANES`]) has the value `cands[k]`; may stop early once every candidate
-    /// is hit.
+    /// Bit k set when a move of `rows` (their 16-bit terms of a length that is a multiple of
+    /// [`LANES`], and their low bytes, if `bytes` and the row has them, of a multiple of
+    /// [`BYTE_LANES`]) has the value `cands[k]`; may stop early once every candidate is hit.
+    /// With `bytes`, every candidate must be below 256.
     #[inline]
     fn hits<'a, const K: usize>(
         self,
         cands: &[u16; K],
-        rows: impl Iterator<Item = (&'a [u16], &'a [u16])>,
+        bytes: bool,
+        rows: impl Iterator<Item = Terms<'a>>,
     ) -> u32 {
+        debug_assert!(!bytes || cands.iter().all(|&c| c < 256));
         match self {
-            Scan::Portable => hits(cands, rows),
+            Scan::Portable => hits(cands, bytes, rows),
             #[cfg(target_arch = "x86_64")]
-            Scan::Avx2(avx2) => avx2_hits(avx2, cands, rows),
+            Scan::Avx2(avx2) => avx2_hits(avx2, cands, bytes, rows),
         }
     }
 }
@@ -509,36 +619,51 @@ impl Scan {
 #[inline(always)]
 fn hits<'a, const K: usize>(
     cands: &[u16; K],
-    rows: impl Iterator<Item = (&'a [u16], &'a [u16])>,
+    bytes: bool,
+    rows: impl Iterator<Item = Terms<'a>>,
 ) -> u32 {
     let all = (1u32 << K) - 1;
     let mut acc = [[0u16; LANES]; K];
+    let mut acc_bytes = [[0u8; BYTE_LANES]; K];
     let mut hit = 0;
-    for (n, (p, q)) in rows.enumerate() {
-        for (p, q) in p.chunks_exact(LANES).zip(q.chunks_exact(LANES)) {
-            let p: &[u16; LANES] = p.try_into().expect("a vector");
-            let q: &[u16; LANES] = q.try_into().expect("a vector");
-            for (acc, &c) in acc.iter_mut().zip(cands) {
-                for l in 0..LANES {
-                    acc[l] |= 0u16.wrapping_sub(u16::from(p[l] ^ q[l] == c));
+    for (n, row) in rows.enumerate() {
+        if let (true, Some((p, q))) = (bytes, row.bytes) {
+            for (p, q) in p.chunks_exact(BYTE_LANES).zip(q.chunks_exact(BYTE_LANES)) {
+                let p: &[u8; BYTE_LANES] = p.try_into().expect("a vector");
+                let q: &[u8; BYTE_LANES] = q.try_into().expect("a vector");
+                for (acc, &c) in acc_bytes.iter_mut().zip(cands) {
+                    for l in 0..BYTE_LANES {
+                        acc[l] |= 0u8.wrapping_sub(u8::from(p[l] ^ q[l] == c as u8));
+                    }
+                }
+            }
+        } else {
+            let (p, q) = row.wide;
+            for (p, q) in p.chunks_exact(LANES).zip(q.chunks_exact(LANES)) {
+                let p: &[u16; LANES] = p.try_into().expect("a vector");
+                let q: &[u16; LANES] = q.try_into().expect("a vector");
+                for (acc, &c) in acc.iter_mut().zip(cands) {
+                    for l in 0..LANES {
+                        acc[l] |= 0u16.wrapping_sub(u16::from(p[l] ^ q[l] == c));
+                    }
                 }
             }
         }
         if n % 8 == 7 {
-            hit = reduce(&acc);
+            hit = reduce(&acc) | reduce(&acc_bytes);
             if hit == all {
                 return hit;
             }
         }
     }
-    hit | reduce(&acc)
+    hit | reduce(&acc) | reduce(&acc_bytes)
 }
 
 /// Bit k set when some lane of `acc[k]` is not zero.
-fn reduce<const K: usize>(acc: &[[u16; LANES]; K]) -> u32 {
+fn reduce<T: Copy + Default + PartialEq, const N: usize, const K: usize>(acc: &[[T; N]; K]) -> u32 {
     let mut hit = 0;
     for (k, acc) in acc.iter().enumerate() {
-        if acc.iter().any(|&a| a != 0) {
+        if acc.iter().any(|&a| a != T::default()) {
             hit |= 1 << k;
         }
     }
@@ -550,22 +675,25 @@ fn reduce<const K: usize>(acc: &[[u16; LANES]; K]) -> u32 {
 fn avx2_hits<'a, const K: usize>(
     token: crate::simd::x86::Avx2,
     cands: &[u16; K],
-    rows: impl Iterator<Item = (&'a [u16], &'a [u16])>,
+    bytes: bool,
+    rows: impl Iterator<Item = Terms<'a>>,
 ) -> u32 {
     let _ = token;
     // SAFETY: `token` exists, so the CPU has AVX2.
-    unsafe { avx2_hits_inner(cands, rows) }
+    unsafe { avx2_hits_inner(cands, bytes, rows) }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn avx2_hits_inner<'a, const K: usize>(
     cands: &[u16; K],
-    rows: impl Iterator<Item = (&'a [u16], &'a [u16])>,
+    bytes: bool,
+    rows: impl Iterator<Item = Terms<'a>>,
 ) -> u32 {
     use std::arch::x86_64::*;
     let all = (1u32 << K) - 1;
     let c: [__m256i; K] = std::array::from_fn(|k| _mm256_set1_epi16(cands[k] as i16));
+    let c_bytes: [__m256i; K] = std::array::from_fn(|k| _mm256_set1_epi8(cands[k] as u8 as i8));
     let mut acc = [_mm256_setzero_si256(); K];
     let found = |acc: &[__m256i; K]| {
         let mut hit = 0;
@@ -577,7 +705,30 @@ fn avx2_hits_inner<'a, const K: usize>(
         hit
     };
     let mut hit = 0;
-    for (n, (p, q)) in rows.enumerate() {
+    for (n, row) in rows.enumerate() {
+        if let (true, Some((p, q))) = (bytes, row.bytes) {
+            debug_assert!(p.len() == q.len() && p.len() % BYTE_LANES == 0);
+            for i in (0..p.len().min(q.len()) / BYTE_LANES * BYTE_LANES).step_by(BYTE_LANES) {
+                // SAFETY: 32 bytes from `i` are in both slices (`i + 32 ≤ len`).
+                let v = unsafe {
+                    _mm256_xor_si256(
+                        _mm256_loadu_si256(p.as_ptr().add(i).cast()),
+                        _mm256_loadu_si256(q.as_ptr().add(i).cast()),
+                    )
+                };
+                for k in 0..K {
+                    acc[k] = _mm256_or_si256(acc[k], _mm256_cmpeq_epi8(v, c_bytes[k]));
+                }
+            }
+            if n % 8 == 7 {
+                hit = found(&acc);
+                if hit == all {
+                    return hit;
+                }
+            }
+            continue;
+        }
+        let (p, q) = row.wide;
         debug_assert!(p.len() == q.len() && p.len() % LANES == 0);
         for i in (0..p.len().min(q.len()) / LANES * LANES).step_by(LANES) {
             // SAFETY: 16 values from `i` are in both slices (`i + 16 ≤ len`).
@@ -627,6 +778,112 @@ mod tests {
                 assert!(census.into_table() == plain, "max {max}, {scan:?}");
             }
         }
+    }
+
+    /// The scans' hits, in 16 bits and in low bytes where a row allows them, against the
+    /// values of the moves one by one, on rows of random values with some of 256 and more
+    /// (the tables below 2048 have none) and candidates on both sides of 256.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn hits_equal_the_moves_values_with_values_of_256_and_more() {
+        let mut rng = crate::rng::Rng::new(11);
+        let mut scans = vec![Scan::Portable];
+        #[cfg(target_arch = "x86_64")]
+        match crate::simd::x86::Avx2::new() {
+            Some(avx2) => scans.push(Scan::Avx2(avx2)),
+            None => {
+                let _ = writeln!(io::stderr(), "note: skipped the AVX2 scan: not on this CPU");
+            }
+        }
+        let w = 301;
+        let (mut bytes_used, mut wide_used) = (0, 0);
+        for round in 0..60 {
+            // Terms mostly below 40, so that candidates are hit and missed; from a random place
+            // on in most rows, some of 256 (half of them exactly) or 512 and more, whose low
+            // bytes are small values too.
+            let big_from = rng.below(w as u32 + 50) as usize;
+            let term = |rng: &mut crate::rng::Rng, k: usize| {
+                let v = rng.below(40) as u16;
+                if k >= big_from && rng.below(20) == 0 {
+                    [256, 256 | v, 512 | v][rng.below(3) as usize]
+                } else {
+                    v
+                }
+            };
+            let down: Vec<u16> = (0..w).map(|_| rng.below(1024) as u16).collect();
+            let up: Vec<u16> = (0..w).map(|k| term(&mut rng, k) ^ down[k]).collect();
+            let (mut pair, mut bytes) = (vec![0; 2 * w], vec![0; 2 * w]);
+            let small_until = [fill_row(&up, &down, &mut pair, &mut bytes)];
+            let rows = Rows {
+                w,
+                pairs: &pair,
+                bytes: &bytes,
+                small_until: &small_until,
+            };
+            let p: Vec<u16> = up.iter().zip(&down).map(|(u, d)| u ^ d).collect();
+            for b in [
+                VECTOR_MIN,
+                BYTES_MIN - 1,
+                BYTES_MIN,
+                65,
+                100,
+                127,
+                200,
+                255,
+                299,
+                w,
+            ] {
+                let b = b.min(w);
+                let values: Vec<u16> = (0..b.div_ceil(2)).map(|i| p[i] ^ p[b - 1 - i]).collect();
+                let terms = rows.terms(0, b, b.div_ceil(2).next_multiple_of(LANES));
+                // The third: one of 256 and more whose low byte is a value some move has, in
+                // every other round.
+                let some =
+                    |rng: &mut crate::rng::Rng| values[rng.below(values.len() as u32) as usize];
+                let cands = [
+                    rng.below(64) as u16,
+                    rng.below(64) as u16,
+                    [rng.below(64) as u16, 256 | some(&mut rng) & 0xff][round % 2],
+                    some(&mut rng),
+                ];
+                let want = |c: &[u16]| {
+                    let mut hit = 0;
+                    for (k, c) in c.iter().enumerate() {
+                        if values.contains(c) {
+                            hit |= 1 << k;
+                        }
+                    }
+                    hit
+                };
+                for scan in scans.iter().copied() {
+                    let c: [u16; 2] = [cands[0], cands[3]];
+                    for bytes in [false, c[1] < 256] {
+                        assert_eq!(
+                            scan.hits(&c, bytes, std::iter::once(terms)),
+                            want(&c),
+                            "round {round}, b {b}, {scan:?}, bytes {bytes}, {c:?}"
+                        );
+                        if terms.bytes.is_some() && bytes {
+                            bytes_used += 1;
+                        } else {
+                            wide_used += 1;
+                        }
+                    }
+                    // The rectangle chooses whether the low bytes may be compared.
+                    let mut rect = Rect::new(b, 1024);
+                    (rect.cands, rect.n) = (cands, 4);
+                    assert_eq!(
+                        rect.hits(scan, std::iter::once(terms)),
+                        want(&cands),
+                        "round {round}, b {b}, {scan:?}, {cands:?}"
+                    );
+                }
+            }
+        }
+        assert!(
+            bytes_used > 100 && wide_used > 100,
+            "{bytes_used} {wide_used}"
+        );
     }
 
     #[test]
