@@ -33,8 +33,9 @@ use rayon::prelude::*;
 
 use super::{Table, ValueTooLarge};
 
-/// Rows of moves per block: with both arrays of p_x, 16 rows of 4097 values take 256 KiB.
-const BLOCK: usize = 16;
+/// Rows of moves per block: the low bytes of p_x and its reverse, 4 rows of 4097 values take
+/// 32 KiB, a first-level cache.
+const BLOCK: usize = 4;
 
 /// Rows of moves scanned for the candidates before the hits are looked at.
 const GROUP: usize = 4;
