@@ -37,6 +37,9 @@ use super::{Table, ValueTooLarge};
 /// 32 KiB, a first-level cache.
 const BLOCK: usize = 4;
 
+/// Runs of rectangles per thread (for the balance: a rectangle's work grows with b).
+const RUNS_PER_THREAD: usize = 8;
+
 /// Rows of moves scanned for the candidates before the hits are looked at.
 const GROUP: usize = 4;
 
@@ -223,12 +226,21 @@ impl Census {
             small_until: &self.small_until,
         };
         let scan = self.scan;
-        for from in (0..half).step_by(BLOCK) {
-            let block = from..(from + BLOCK).min(half);
-            states.par_iter_mut().with_min_len(8).for_each(|rect| {
-                rect.scan(scan, rows, block.clone());
-            });
-        }
+        // Runs of rectangles, a few per thread, each scanning every block of rows in turn:
+        // one parallel step a row of the table, and a block stays in the core's cache while
+        // every rectangle of the run reads it.
+        let run = states
+            .len()
+            .div_ceil(RUNS_PER_THREAD * rayon::current_num_threads())
+            .max(1);
+        states.par_chunks_mut(run).for_each(|rects| {
+            for from in (0..half).step_by(BLOCK) {
+                let block = from..(from + BLOCK).min(half);
+                for rect in rects.iter_mut() {
+                    rect.scan(scan, rows, block.clone());
+                }
+            }
+        });
         let mut row = Vec::with_capacity(states.len());
         for (b, rect) in (a..=max).zip(&states) {
             let v = u16::try_from(rect.mex()).map_err(|_| ValueTooLarge { rows: a, cols: b })?;
