@@ -16,8 +16,9 @@
 //! marked, and no move has it. Values grow slowly (the largest up to 2048 is 256), so the first
 //! rows mark nearly every value there is and the scan for the last candidates is the work.
 //!
-//! The rows of moves are taken in blocks small enough for the core's cache, and every b of the
-//! row scans a block before the next block is read.
+//! The rectangles of a row are split into runs, a few per thread. A run takes the rows of moves
+//! in blocks small enough for the core's first-level cache, and every rectangle of the run
+//! scans a block before the next block is read.
 //!
 //! Values below 256 are the rule (the largest up to 4096 is 259), so each p_x is kept twice:
 //! in 16 bits, and as its low bytes. Where every term a rectangle reads from a row is below 256
