@@ -9,7 +9,7 @@
 //! The mex of a rectangle is found without marking every move's value. The values of the first
 //! rows of moves are marked in a bit set; the smallest values missing from it are the
 //! *candidates* (at most four). The other rows are only compared with the candidates, a few
-//! rows at a time, one vector compare per candidate and sixteen moves; a candidate some move
+//! rows at a time, one vector compare per candidate and sixteen (or 32) moves; a candidate some move
 //! has is dropped (marked). When none is left, the next smallest missing values are looked for
 //! in the rows scanned so far, and those no move there has are the new candidates. Rows only
 //! move forward; after the last one the first candidate is the mex: every smaller value is
@@ -53,8 +53,8 @@ const LANES: usize = 16;
 /// Lanes of the scan of low bytes: 32 `u8` values, one AVX2 register.
 const BYTE_LANES: usize = 32;
 
-/// The smallest b whose moves the scan of low bytes takes in whole vectors of [`BYTE_LANES`]
-/// within b cells.
+/// The b from which the scan of low bytes runs: its whole vectors of [`BYTE_LANES`] stay within
+/// b cells from here (from b = 32 on, in fact), and smaller rectangles are marked whole.
 const BYTES_MIN: usize = 2 * BYTE_LANES;
 
 /// The smallest b whose moves the scan takes in whole vectors of [`LANES`] within b cells;
@@ -795,8 +795,9 @@ mod tests {
     }
 
     /// The scans' hits, in 16 bits and in low bytes where a row allows them, against the
-    /// values of the moves one by one, on rows of random values with some of 256 and more
-    /// (the tables below 2048 have none) and candidates on both sides of 256.
+    /// values of the moves one by one, on groups of random rows (more than eight, so that the
+    /// scans' early exit is reached) with terms of 256 and more in most rows (no table before
+    /// the one to 1844 has such a value), and candidates on both sides of 256.
     #[test]
     #[cfg_attr(miri, ignore)]
     fn hits_equal_the_moves_values_with_values_of_256_and_more() {
@@ -809,32 +810,66 @@ mod tests {
                 let _ = writeln!(io::stderr(), "note: skipped the AVX2 scan: not on this CPU");
             }
         }
-        let w = 301;
-        let (mut bytes_used, mut wide_used) = (0, 0);
-        for round in 0..60 {
+        let (w, height) = (301, 10);
+        // Rows `p` as the census keeps them.
+        let build = |ps: &[Vec<u16>]| {
+            let (mut pairs, mut bytes, mut small_until) = (Vec::new(), Vec::new(), Vec::new());
+            for p in ps {
+                let (mut pair, mut byte) = (vec![0; 2 * w], vec![0; 2 * w]);
+                small_until.push(fill_row(p, &vec![0; w], &mut pair, &mut byte));
+                pairs.extend(pair);
+                bytes.extend(byte);
+            }
+            (pairs, bytes, small_until)
+        };
+        // A row of 5s but for one term of exactly 256, which the moves' values 261 and 0 meet:
+        // the low bytes would see a 5.
+        let mut p = vec![5; w];
+        p[99] = 256;
+        let (pairs, bytes, small_until) = build(&[p]);
+        let rows = Rows {
+            w,
+            pairs: &pairs,
+            bytes: &bytes,
+            small_until: &small_until,
+        };
+        let terms = rows.terms(0, 100, 50usize.next_multiple_of(LANES));
+        assert!(terms.bytes.is_none());
+        for scan in scans.iter().copied() {
+            for bytes in [false, true] {
+                let hits = scan.hits(&[5, 0], bytes, std::iter::once(terms));
+                assert_eq!(hits, 0b10, "{scan:?}, bytes {bytes}");
+            }
+            let hits = scan.hits(&[5, 261], false, std::iter::once(terms));
+            assert_eq!(hits, 0b10, "{scan:?}");
+        }
+        let (mut bytes_used, mut fell_back, mut wide) = (0, 0, 0);
+        for round in 0..40 {
             // Terms mostly below 40, so that candidates are hit and missed; from a random place
-            // on in most rows, some of 256 (half of them exactly) or 512 and more, whose low
+            // on in most rows, some of 256 (a third of them exactly) or 512 and more, whose low
             // bytes are small values too.
-            let big_from = rng.below(w as u32 + 50) as usize;
-            let term = |rng: &mut crate::rng::Rng, k: usize| {
-                let v = rng.below(40) as u16;
-                if k >= big_from && rng.below(20) == 0 {
-                    [256, 256 | v, 512 | v][rng.below(3) as usize]
-                } else {
-                    v
-                }
-            };
-            let down: Vec<u16> = (0..w).map(|_| rng.below(1024) as u16).collect();
-            let up: Vec<u16> = (0..w).map(|k| term(&mut rng, k) ^ down[k]).collect();
-            let (mut pair, mut bytes) = (vec![0; 2 * w], vec![0; 2 * w]);
-            let small_until = [fill_row(&up, &down, &mut pair, &mut bytes)];
+            let ps: Vec<Vec<u16>> = (0..height)
+                .map(|_| {
+                    let big_from = rng.below(w as u32 + 50) as usize;
+                    (0..w)
+                        .map(|k| {
+                            let v = rng.below(40) as u16;
+                            if k >= big_from && rng.below(20) == 0 {
+                                [256, 256 | v, 512 | v][rng.below(3) as usize]
+                            } else {
+                                v
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let (pairs, bytes, small_until) = build(&ps);
             let rows = Rows {
                 w,
-                pairs: &pair,
+                pairs: &pairs,
                 bytes: &bytes,
                 small_until: &small_until,
             };
-            let p: Vec<u16> = up.iter().zip(&down).map(|(u, d)| u ^ d).collect();
             for b in [
                 VECTOR_MIN,
                 BYTES_MIN - 1,
@@ -847,13 +882,18 @@ mod tests {
                 299,
                 w,
             ] {
-                let b = b.min(w);
-                let values: Vec<u16> = (0..b.div_ceil(2)).map(|i| p[i] ^ p[b - 1 - i]).collect();
-                let terms = rows.terms(0, b, b.div_ceil(2).next_multiple_of(LANES));
-                // The third: one of 256 and more whose low byte is a value some move has, in
-                // every other round.
+                let mut values: Vec<u16> = ps
+                    .iter()
+                    .flat_map(|p| (0..b.div_ceil(2)).map(move |i| p[i] ^ p[b - 1 - i]))
+                    .collect();
+                values.sort_unstable();
+                values.dedup();
+                let group =
+                    || (0..height).map(|r| rows.terms(r, b, b.div_ceil(2).next_multiple_of(LANES)));
                 let some =
                     |rng: &mut crate::rng::Rng| values[rng.below(values.len() as u32) as usize];
+                // The third: in every other round one of 256 and more whose low byte is a
+                // value some move has.
                 let cands = [
                     rng.below(64) as u16,
                     rng.below(64) as u16,
@@ -863,31 +903,33 @@ mod tests {
                 let want = |c: &[u16]| {
                     let mut hit = 0;
                     for (k, c) in c.iter().enumerate() {
-                        if values.contains(c) {
+                        if values.binary_search(c).is_ok() {
                             hit |= 1 << k;
                         }
                     }
                     hit
                 };
+                let with_bytes = group().filter(|t| t.bytes.is_some()).count();
                 for scan in scans.iter().copied() {
                     let c: [u16; 2] = [cands[0], cands[3]];
                     for bytes in [false, c[1] < 256] {
                         assert_eq!(
-                            scan.hits(&c, bytes, std::iter::once(terms)),
+                            scan.hits(&c, bytes, group()),
                             want(&c),
                             "round {round}, b {b}, {scan:?}, bytes {bytes}, {c:?}"
                         );
-                        if terms.bytes.is_some() && bytes {
-                            bytes_used += 1;
+                        if bytes {
+                            bytes_used += with_bytes;
+                            fell_back += height - with_bytes;
                         } else {
-                            wide_used += 1;
+                            wide += height;
                         }
                     }
                     // The rectangle chooses whether the low bytes may be compared.
                     let mut rect = Rect::new(b, 1024);
                     (rect.cands, rect.n) = (cands, 4);
                     assert_eq!(
-                        rect.hits(scan, std::iter::once(terms)),
+                        rect.hits(scan, group()),
                         want(&cands),
                         "round {round}, b {b}, {scan:?}, {cands:?}"
                     );
@@ -895,8 +937,8 @@ mod tests {
             }
         }
         assert!(
-            bytes_used > 100 && wide_used > 100,
-            "{bytes_used} {wide_used}"
+            bytes_used > 1000 && fell_back > 1000 && wide > 1000,
+            "{bytes_used} {fell_back} {wide}"
         );
     }
 
