@@ -637,47 +637,45 @@ fn hits<'a, const K: usize>(
     rows: impl Iterator<Item = Terms<'a>>,
 ) -> u32 {
     let all = (1u32 << K) - 1;
-    let mut acc = [[0u16; LANES]; K];
-    let mut acc_bytes = [[0u8; BYTE_LANES]; K];
+    // The least of p ^ q ^ c over the moves, lane by lane: 0 where a move has the value c
+    // (a form the compiler turns into vector minimums; an OR of compares became branches).
+    let mut acc = [[u16::MAX; LANES]; K];
+    let mut acc_bytes = [[u8::MAX; BYTE_LANES]; K];
     let mut hit = 0;
     for (n, row) in rows.enumerate() {
         if let (true, Some((p, q))) = (bytes, row.bytes) {
-            for (p, q) in p.chunks_exact(BYTE_LANES).zip(q.chunks_exact(BYTE_LANES)) {
-                let p: &[u8; BYTE_LANES] = p.try_into().expect("a vector");
-                let q: &[u8; BYTE_LANES] = q.try_into().expect("a vector");
-                for (acc, &c) in acc_bytes.iter_mut().zip(cands) {
+            for (acc, &c) in acc_bytes.iter_mut().zip(cands) {
+                for (p, q) in p.chunks_exact(BYTE_LANES).zip(q.chunks_exact(BYTE_LANES)) {
                     for l in 0..BYTE_LANES {
-                        acc[l] |= 0u8.wrapping_sub(u8::from(p[l] ^ q[l] == c as u8));
+                        acc[l] = acc[l].min(p[l] ^ q[l] ^ c as u8);
                     }
                 }
             }
         } else {
             let (p, q) = row.wide;
-            for (p, q) in p.chunks_exact(LANES).zip(q.chunks_exact(LANES)) {
-                let p: &[u16; LANES] = p.try_into().expect("a vector");
-                let q: &[u16; LANES] = q.try_into().expect("a vector");
-                for (acc, &c) in acc.iter_mut().zip(cands) {
+            for (acc, &c) in acc.iter_mut().zip(cands) {
+                for (p, q) in p.chunks_exact(LANES).zip(q.chunks_exact(LANES)) {
                     for l in 0..LANES {
-                        acc[l] |= 0u16.wrapping_sub(u16::from(p[l] ^ q[l] == c));
+                        acc[l] = acc[l].min(p[l] ^ q[l] ^ c);
                     }
                 }
             }
         }
         if n % 8 == 7 {
-            hit = reduce(&acc) | reduce(&acc_bytes);
+            hit = zeros(&acc) | zeros(&acc_bytes);
             if hit == all {
                 return hit;
             }
         }
     }
-    hit | reduce(&acc) | reduce(&acc_bytes)
+    hit | zeros(&acc) | zeros(&acc_bytes)
 }
 
-/// Bit k set when some lane of `acc[k]` is not zero.
-fn reduce<T: Copy + Default + PartialEq, const N: usize, const K: usize>(acc: &[[T; N]; K]) -> u32 {
+/// Bit k set when some lane of `acc[k]` is zero.
+fn zeros<T: Copy + Default + PartialEq, const N: usize, const K: usize>(acc: &[[T; N]; K]) -> u32 {
     let mut hit = 0;
     for (k, acc) in acc.iter().enumerate() {
-        if acc.iter().any(|&a| a != T::default()) {
+        if acc.iter().any(|&a| a == T::default()) {
             hit |= 1 << k;
         }
     }
