@@ -250,6 +250,25 @@ fn a_time_limit_is_looked_at_every_32_iterations() {
 }
 
 #[test]
+fn a_time_budget_is_searched_to_its_end() {
+    // The search stops at the first batch of 32 iterations that ends with the budget spent,
+    // never before: the time it took is at least the budget (a lower bound only, which no load
+    // can break), and far more than one batch ran.
+    let game = Game::new(4, 4).unwrap();
+    let budget = std::time::Duration::from_millis(150);
+    let config = MctsConfig {
+        budget: Budget::Time(budget),
+        ..MctsConfig::default()
+    };
+    let mut mcts = Mcts::<Game>::new(config, 1);
+    let started = std::time::Instant::now();
+    let choice = mcts.choose(&game);
+    assert!(started.elapsed() >= budget, "{:?}", started.elapsed());
+    assert!(game.legal_moves().any(|p| p == choice.mv));
+    assert!(mcts.iterations() > 32, "{}", mcts.iterations());
+}
+
+#[test]
 fn a_match_counts_every_outcome() {
     // Greedy against greedy on 7×7×7 with seven in a row: decided games and draws (15 of these
     // 40 are drawn). Every game is counted once, as A's win, B's win or a draw.
