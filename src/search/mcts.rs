@@ -689,6 +689,16 @@ mod tests {
             &[(5, 1.0, 0, 0.0), (50, 40.0, 0, 0.0)],
         );
         assert_eq!(mcts.select(0), 2);
+        // The exploration term decides the other way: 5 visits of mean 0.6 score
+        // 0.6 + 1.502 / sqrt(5) = 1.272, 50 of mean 0.75 score 0.75 + 1.502 / sqrt(50) = 0.962.
+        // (With a smaller term, 0.7 / sqrt(ln 100) = 0.326, the second would be chosen: 0.746
+        // against 0.796.)
+        let mcts = tree(
+            MctsConfig::default(),
+            100,
+            &[(5, 3.0, 0, 0.0), (50, 37.5, 0, 0.0)],
+        );
+        assert_eq!(mcts.select(0), 1);
         // An unvisited child comes first.
         let mcts = tree(
             MctsConfig::default(),
