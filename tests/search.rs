@@ -255,7 +255,7 @@ fn a_time_budget_is_searched_to_its_end() {
     // never before: the time it took is at least the budget (a lower bound only, which no load
     // can break), and far more than one batch ran.
     let game = Game::new(4, 4).unwrap();
-    let budget = std::time::Duration::from_millis(150);
+    let budget = std::time::Duration::from_millis(300);
     let config = MctsConfig {
         budget: Budget::Time(budget),
         ..MctsConfig::default()
