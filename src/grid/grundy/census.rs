@@ -643,23 +643,9 @@ fn hits<'a, const K: usize>(
     let mut acc_bytes = [[u8::MAX; BYTE_LANES]; K];
     let mut hit = 0;
     for (n, row) in rows.enumerate() {
-        if let (true, Some((p, q))) = (bytes, row.bytes) {
-            for (acc, &c) in acc_bytes.iter_mut().zip(cands) {
-                for (p, q) in p.chunks_exact(BYTE_LANES).zip(q.chunks_exact(BYTE_LANES)) {
-                    for l in 0..BYTE_LANES {
-                        acc[l] = acc[l].min(p[l] ^ q[l] ^ c as u8);
-                    }
-                }
-            }
-        } else {
-            let (p, q) = row.wide;
-            for (acc, &c) in acc.iter_mut().zip(cands) {
-                for (p, q) in p.chunks_exact(LANES).zip(q.chunks_exact(LANES)) {
-                    for l in 0..LANES {
-                        acc[l] = acc[l].min(p[l] ^ q[l] ^ c);
-                    }
-                }
-            }
+        match (bytes, row.bytes) {
+            (true, Some((p, q))) => least(&mut acc_bytes, p, q, cands.map(|c| c as u8)),
+            _ => least(&mut acc, row.wide.0, row.wide.1, *cands),
         }
         if n % 8 == 7 {
             hit = zeros(&acc) | zeros(&acc_bytes);
@@ -669,6 +655,22 @@ fn hits<'a, const K: usize>(
         }
     }
     hit | zeros(&acc) | zeros(&acc_bytes)
+}
+
+/// Lowers each lane of `acc[k]` to the least p ^ q ^ `cands[k]` of the vectors of N terms of
+/// `p` and `q` in that lane.
+#[inline(always)]
+fn least<T, const N: usize, const K: usize>(acc: &mut [[T; N]; K], p: &[T], q: &[T], cands: [T; K])
+where
+    T: Copy + Ord + std::ops::BitXor<Output = T>,
+{
+    for (acc, c) in acc.iter_mut().zip(cands) {
+        for (p, q) in p.chunks_exact(N).zip(q.chunks_exact(N)) {
+            for l in 0..N {
+                acc[l] = acc[l].min(p[l] ^ q[l] ^ c);
+            }
+        }
+    }
 }
 
 /// Bit k set when some lane of `acc[k]` is zero.
