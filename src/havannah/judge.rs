@@ -144,7 +144,11 @@ fn dataset<const FAST: bool>(
     let side = sc.uint_in("the board side S", 2, u64::from(MAX_SIDE))? as u32;
     let moves = sc.uint("the number of moves M")?;
     let board = Board::new(side).ok_or_else(|| sc.bad_token(Problem::Rule("bad S".into())))?;
-    let presize = moves.min(board.cells()).min(PRESIZE_MAX) as usize;
+    // Each move takes at least four bytes ("x y" and a space), so a case cannot hold more
+    // moves than the block has bytes left over four: a header claiming more than that does
+    // not make a large table for a short input.
+    let room = sc.remaining().len() as u64 / 4 + 1;
+    let presize = moves.min(board.cells()).min(PRESIZE_MAX).min(room) as usize;
     let game = match &mut scratch.game {
         Some(game) => {
             game.resize(side, presize)
@@ -462,6 +466,33 @@ pub fn generate(
 mod tests {
     use super::*;
     use crate::judge::{Options, run};
+
+    /// A case sizes its tables for the moves its header claims only as far as the bytes left
+    /// can hold them (a short input claiming 10¹¹ moves on a huge board got a table for 2²²
+    /// of them, 128 MiB, before its truncation was found).
+    #[test]
+    fn tables_are_sized_for_the_moves_the_input_can_hold() {
+        let mut scratch = Scratch::default();
+        let text = b"1000000001 100000000000\n1 1\n2 2\n";
+        let mut sc = Scanner::new(text, 0, true);
+        assert!(dataset::<true>(&mut scratch, &mut sc).is_err());
+        let capacity = scratch.game.as_ref().map(Stones::capacity);
+        assert!(
+            capacity.is_some_and(|c| c <= text.len() / 4 + 1),
+            "{capacity:?}"
+        );
+        // Where the input holds them all, the tables are sized for every move.
+        let mut input = Vec::new();
+        generate(&mut input, &mut Rng::new(5), 1, 3000, 20_000).unwrap();
+        let text = &input[input.iter().position(|&c| c == b'\n').unwrap() + 1..];
+        let mut sc = Scanner::new(text, 0, true);
+        assert!(dataset::<true>(&mut scratch, &mut sc).is_ok());
+        let claimed = std::str::from_utf8(text).unwrap().split_whitespace().nth(1);
+        assert_eq!(
+            scratch.game.as_ref().map(Stones::capacity),
+            claimed.and_then(|m| m.parse().ok())
+        );
+    }
 
     #[test]
     fn swar_numbers_match_plain_parsing() {

@@ -95,6 +95,12 @@ impl Stones {
         Ok(())
     }
 
+    /// The moves the layout and tables were last sized for.
+    #[cfg(test)]
+    pub(crate) fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     /// The board's shape.
     pub fn board(&self) -> Board {
         self.board
