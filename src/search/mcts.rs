@@ -85,6 +85,13 @@ struct Node<M> {
     amaf_visits: u32,
     /// RAVE: the sum of their rewards, for the player who made `mv`.
     amaf_reward: f32,
+    /// The selection's value of the statistics above, kept by [`Node::refresh`]: the mean
+    /// reward `q`, or with RAVE `(1 − β)·q + β·q̃`.
+    value: f32,
+    /// The selection's exploration factor, kept by [`Node::refresh`]: `1 / sqrt(n)`, or with
+    /// RAVE `1 / sqrt(n + 1)`. (A select reads every child of every node on its path, a
+    /// back-up changes a few nodes: the divisions and roots are made once per change.)
+    explore: f32,
 }
 
 impl<M> Node<M> {
@@ -98,6 +105,39 @@ impl<M> Node<M> {
             reward: 0.0,
             amaf_visits: 0,
             amaf_reward: 0.0,
+            value: 0.0,
+            explore: 1.0,
+        }
+    }
+
+    /// Recomputes [`Node::value`] and [`Node::explore`] from the statistics, for RAVE's
+    /// equivalence parameter `k` (0 for plain UCT).
+    #[inline]
+    fn refresh(&mut self, k: f32) {
+        let (n, na) = (self.visits as f32, self.amaf_visits as f32);
+        let q = if self.visits == 0 {
+            0.0
+        } else {
+            self.reward / n
+        };
+        if k > 0.0 {
+            let qa = if self.amaf_visits == 0 {
+                0.0
+            } else {
+                self.amaf_reward / na
+            };
+            let beta = if self.visits == 0 {
+                1.0
+            } else if self.amaf_visits == 0 {
+                0.0
+            } else {
+                (k / (3.0 * n + k)).sqrt()
+            };
+            self.value = (1.0 - beta) * q + beta * qa;
+            self.explore = 1.0 / (n + 1.0).sqrt();
+        } else {
+            self.value = q;
+            self.explore = 1.0 / n.sqrt();
         }
     }
 }
@@ -398,10 +438,12 @@ impl<G: Position> Mcts<G> {
             outcome.reward(root_player),
             outcome.reward(root_player.other()),
         );
+        let k = self.config.rave;
         for (depth, &i) in self.path.iter().enumerate() {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
             node.reward += if depth % 2 == 1 { odd } else { even };
+            node.refresh(k);
         }
         if self.config.rave > 0.0 {
             self.update_amaf(work, root_ply, odd, even);
@@ -430,10 +472,12 @@ impl<G: Position> Mcts<G> {
             let reward = if depth % 2 == 0 { odd } else { even };
             let parity = depth & 1;
             let first = node.first as usize;
+            let k = self.config.rave;
             for child in &mut self.nodes[first..first + node.count as usize] {
                 if self.last[work.move_index(child.mv)][parity] > depth as u32 {
                     child.amaf_visits += 1;
                     child.amaf_reward += reward;
+                    child.refresh(k);
                 }
             }
         }
@@ -492,8 +536,8 @@ impl<G: Position> Mcts<G> {
             if child.visits == 0 {
                 return (first + i) as u32;
             }
-            let n = child.visits as f32;
-            let score = child.reward / n + c / n.sqrt();
+            // q + c / sqrt(n), from the node's kept value and factor.
+            let score = child.value + c * child.explore;
             if score > best_score {
                 best_score = score;
                 best = i;
@@ -505,32 +549,14 @@ impl<G: Position> Mcts<G> {
     /// The index among `children` of the highest `(1 − β)·q + β·q̃ + c / sqrt(n + 1)` (`c`
     /// holds the parent's `sqrt(ln N)`); a child with no visit and no AMAF statistics first.
     fn select_rave(&self, children: &[Node<G::Move>], c: f32) -> usize {
-        let k = self.config.rave;
         let mut best = 0;
         let mut best_score = f32::NEG_INFINITY;
         for (i, child) in children.iter().enumerate() {
-            let (n, na) = (child.visits as f32, child.amaf_visits as f32);
             if child.visits == 0 && child.amaf_visits == 0 {
                 return i;
             }
-            let q = if child.visits == 0 {
-                0.0
-            } else {
-                child.reward / n
-            };
-            let qa = if child.amaf_visits == 0 {
-                0.0
-            } else {
-                child.amaf_reward / na
-            };
-            let beta = if child.visits == 0 {
-                1.0
-            } else if child.amaf_visits == 0 {
-                0.0
-            } else {
-                (k / (3.0 * n + k)).sqrt()
-            };
-            let score = (1.0 - beta) * q + beta * qa + c / (n + 1.0).sqrt();
+            // (1 − β)·q + β·q̃ + c / sqrt(n + 1), from the node's kept value and factor.
+            let score = child.value + c * child.explore;
             if score > best_score {
                 best_score = score;
                 best = i;
@@ -672,6 +698,7 @@ mod tests {
                 child.amaf_visits,
                 child.amaf_reward,
             ) = (v, r, av, ar);
+            child.refresh(mcts.config.rave);
             mcts.nodes.push(child);
         }
         mcts
