@@ -306,6 +306,18 @@ mod tests {
         }
     }
 
+    /// The losing rectangles up to 12, by the plain table: 2 × 2, 4 × 4, 4 × 6, 8 × 12 and
+    /// 10 × 10 (the published census's list), each once with a ≤ b.
+    #[test]
+    fn zeros_lists_the_losing_rectangles_once_each() {
+        assert_eq!(
+            Table::new(12).zeros(),
+            [(2, 2), (4, 4), (4, 6), (8, 12), (10, 10)]
+        );
+        assert_eq!(Table::new(3).zeros(), [(2, 2)]);
+        assert_eq!(Table::new(1).zeros(), []);
+    }
+
     #[test]
     fn mex_of_bitsets() {
         assert_eq!(mex(&[]), 0);

@@ -518,6 +518,19 @@ mod tests {
         assert!(long >= 5, "too few long cases: {long}");
     }
 
+    /// Where no line break follows, the guess is the first token start from which the next
+    /// cases are valid: past the rest of the token it started in and the spaces after it.
+    #[test]
+    fn resync_tries_the_token_starts_of_a_single_line() {
+        // "80 80 0" (an 80 × 80 grid, no moves) twenty times; from the middle of the first
+        // "80", the next token starts give "80 0 …" and "0 80 …" (no such grids), then a case.
+        let input = "80 80 0 ".repeat(20);
+        assert_eq!(Judge.resync(&(), input.as_bytes(), 1), Some(8));
+        // Tabs and runs of spaces between the tokens change nothing but the offsets.
+        let input = "80 \t80  0\t".repeat(20);
+        assert_eq!(Judge.resync(&(), input.as_bytes(), 1), Some(10));
+    }
+
     /// The fast path (enough bytes after a move) and the scanner (too few) report the same.
     #[test]
     fn fast_and_slow_paths_report_alike() {

@@ -225,3 +225,41 @@ pub fn generate(out: &mut impl Write, rng: &mut Rng, datasets: usize, n: u32) ->
     text.extend_from_slice(b"0 0 0\n");
     out.write_all(&text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{Options, run};
+
+    /// The moves after the deciding one are checked peg by peg: each of the three pegs of
+    /// column x = 1 may take its n balls, however many balls that column holds in all.
+    #[test]
+    fn moves_after_the_decision_are_counted_per_peg() {
+        // Black makes a row along y at x = 1 on the floor with move 5, then each of the pegs
+        // (1, 1), (1, 2), (1, 3) is filled to its height of 3.
+        let after = "1 1\n1 2\n1 3\n1 1\n1 2\n1 3\n";
+        let input = format!("3 3 11\n1 1\n2 1\n1 2\n2 2\n1 3\n{after}0 0 0\n");
+        let mut out = Vec::new();
+        run(
+            &Judge,
+            input.as_bytes(),
+            &mut out,
+            Options::single_threaded(),
+        )
+        .unwrap();
+        assert_eq!(out, b"Black 5\n");
+        // One more ball on (1, 1) overfills it.
+        let input = format!("3 3 12\n1 1\n2 1\n1 2\n2 2\n1 3\n{after}1 1\n0 0 0\n");
+        let mut out = Vec::new();
+        assert!(
+            run(
+                &Judge,
+                input.as_bytes(),
+                &mut out,
+                Options::single_threaded()
+            )
+            .is_err()
+        );
+        assert_eq!(out, b"");
+    }
+}
