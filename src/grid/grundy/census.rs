@@ -933,6 +933,15 @@ mod tests {
                         want(&cands),
                         "round {round}, b {b}, {scan:?}, {cands:?}"
                     );
+                    // Candidates all above 256 whose low bytes are values some move has: only
+                    // the 16-bit compare tells them apart.
+                    let high = [512 | some(&mut rng) & 0xff, 768 | some(&mut rng) & 0xff];
+                    (rect.cands, rect.n) = ([high[0], high[1], 0, 0], 2);
+                    assert_eq!(
+                        rect.hits(scan, group()),
+                        want(&high),
+                        "round {round}, b {b}, {scan:?}, {high:?}"
+                    );
                 }
             }
         }
