@@ -472,6 +472,37 @@ fn shards_merge_and_resume_into_the_table_of_one_run() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("pair 4x4"));
 }
 
+/// Slices that differ in any one of their settings (here only the seed) do not merge.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn slices_played_differently_do_not_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().to_str().unwrap();
+    for (shard, seed) in [("1/2", "3"), ("2/2", "4")] {
+        let out = bitgames()
+            .args([
+                "sweep", "--pairs", "3x3", "--games", "4", "--agents", "mcts:20",
+            ])
+            .args([
+                "--seed", seed, "--shard", shard, "-j", "1", "--out", out_dir,
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = bitgames()
+        .args(["sweep", "--merge", "--out", out_dir])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("was played differently"), "{err}");
+}
+
 #[test]
 fn agent_specs_reach_the_simulator() {
     let spec: AgentSpec = "mcts:10".parse().unwrap();

@@ -362,6 +362,9 @@ mod tests {
         // 1.96 · sqrt((0.75 - 0.0625) / 4) = 1.96 · 0.41458 = 0.81256.
         assert!((s.balance.1 - 0.81256).abs() < 1e-4, "{:?}", s.balance);
         assert_eq!(s.length.value, 25.0);
+        // 1.96 · sqrt(s² / n) with the sample variance s² = (15² + 5² + 5² + 15²) / 3 = 166.67:
+        // 1.96 · sqrt(41.667) = 12.6517.
+        assert!((s.length.ci - 12.6517).abs() < 1e-3, "{:?}", s.length);
         assert_eq!(s.length_quartiles, (10, 20, 30));
         assert_eq!(
             s.lead_change.map(|m| (m.value, m.ci, m.count)),
