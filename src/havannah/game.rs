@@ -861,3 +861,31 @@ impl fmt::Debug for Game {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Union by size: a stone joining a group goes under the group's root, so a line of
+    /// stones played one after the other is a tree of depth one, not a chain.
+    #[test]
+    fn groups_stay_shallow_as_a_line_grows() {
+        let mut game = Game::new(10).unwrap();
+        // Two lines inside the board, away from its edges and corners: White's along y = 10,
+        // Black's along y = 5, one stone of each in turn.
+        for x in 2..=13 {
+            assert_eq!(game.play(x, 10), Ok(None));
+            assert_eq!(game.play(x, 5), Ok(None));
+        }
+        let depth = |mut k: u32| {
+            let mut d = 0;
+            while game.stones[k as usize].parent != k {
+                k = game.stones[k as usize].parent;
+                d += 1;
+            }
+            d
+        };
+        let deepest = (0..game.stones.len() as u32).map(depth).max();
+        assert_eq!(deepest, Some(1));
+    }
+}
