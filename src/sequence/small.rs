@@ -571,7 +571,11 @@ impl SmallGame {
 
     /// The random playout's loop, testing the balls with `test`.
     #[inline(always)]
-    fn random_moves<T: WinTest>(&mut self, rng: &mut Rng, test: T) -> Outcome {
+    fn random_moves<T: WinTest>(&mut self, outer: &mut Rng, test: T) -> Outcome {
+        // The generator in a local, which only `open_peg`'s return value writes: kept in a
+        // register, not stored and reloaded around every number.
+        let mut local = outer.clone();
+        let rng = &mut local;
         let mut p = Fast {
             area: u64::from(self.n).pow(2),
             cells: usize::from(self.n).pow(3),
@@ -637,6 +641,7 @@ impl SmallGame {
         self.next = p.next;
         self.hash = p.hash;
         self.stones = [black, white];
+        *outer = local;
         ended(won, u32::from(self.len))
     }
 
@@ -661,7 +666,10 @@ impl SmallGame {
     }
 
     #[inline(always)]
-    fn decisive_loop(&mut self, rng: &mut Rng, threats: &mut [u64; 2], save: bool) -> Outcome {
+    fn decisive_loop(&mut self, outer: &mut Rng, threats: &mut [u64; 2], save: bool) -> Outcome {
+        // The generator in a local, as in `random_moves`.
+        let mut local = outer.clone();
+        let rng = &mut local;
         let n = self.n;
         let area = u64::from(n).pow(2);
         let cells = usize::from(n).pow(3);
@@ -706,6 +714,7 @@ impl SmallGame {
         self.next = next;
         self.hash = hash;
         self.stones = stones;
+        *outer = local;
         let outcome = ended(won, len as u32);
         self.outcome = Some(outcome);
         outcome
@@ -770,21 +779,24 @@ fn random_peg(next: u64, pegs: &[u8; 16], area: u64, r: u32, rng: &mut Rng) -> u
     if next & COLUMN << peg != 0 {
         peg
     } else {
-        open_peg(next, pegs, area, rng)
+        let (peg, after) = open_peg(next, pegs, area, rng.clone());
+        *rng = after;
+        peg
     }
 }
 
 /// A uniformly random open peg after the first choice found a full one, with the random
 /// numbers [`Game`]'s playouts use: three more tries over all pegs, then a direct choice among
-/// the open ones counted, in peg order.
+/// the open ones counted, in peg order. Takes the generator by value and returns it, so that
+/// the caller's stays in a register.
 #[cold]
 #[inline(never)]
-fn open_peg(next: u64, pegs: &[u8; 16], area: u64, rng: &mut Rng) -> u8 {
+fn open_peg(next: u64, pegs: &[u8; 16], area: u64, mut rng: Rng) -> (u8, Rng) {
     for _ in 0..3 {
         let r = rng.next_u64() as u32;
         let peg = pegs[((u64::from(r) * area) >> 32) as usize & 15];
         if next & COLUMN << peg != 0 {
-            return peg;
+            return (peg, rng);
         }
     }
     let mut open = fold(next);
@@ -792,7 +804,7 @@ fn open_peg(next: u64, pegs: &[u8; 16], area: u64, rng: &mut Rng) -> u8 {
     for _ in 0..k {
         open &= open - 1;
     }
-    open.trailing_zeros() as u8 & 15
+    (open.trailing_zeros() as u8 & 15, rng)
 }
 
 /// How the random playout tests a ball for a sequence.
