@@ -196,6 +196,15 @@ mod tests {
         assert!(!svg.contains("class=\"win\""));
     }
 
+    /// A caption wider than the boards widens the picture to it and a margin on each side.
+    #[test]
+    fn a_long_caption_sets_the_width() {
+        let game = Game::new(3, 3).unwrap();
+        // 200 characters of 14-pixel text at 0.6 em each: 1680, and a gap of 26 each side.
+        let svg = svg(&game, &Options::default().title("x".repeat(200)));
+        assert!(svg.contains("width=\"1732\""), "{}", &svg[..200]);
+    }
+
     #[test]
     fn two_lines_at_once_are_both_ringed() {
         // The sample's dataset 3 (see `Game::winning_line`): 7 balls on two lines.
