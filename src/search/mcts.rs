@@ -462,6 +462,7 @@ impl<G: Position> Mcts<G> {
         for (j, &mv) in self.played.iter().enumerate() {
             self.last[work.move_index(mv)][j & 1] = j as u32 + 1;
         }
+        let k = self.config.rave;
         for (depth, &i) in self.path.iter().enumerate() {
             let node = self.nodes[i as usize];
             if !node.expanded {
@@ -472,7 +473,6 @@ impl<G: Position> Mcts<G> {
             let reward = if depth % 2 == 0 { odd } else { even };
             let parity = depth & 1;
             let first = node.first as usize;
-            let k = self.config.rave;
             for child in &mut self.nodes[first..first + node.count as usize] {
                 if self.last[work.move_index(child.mv)][parity] > depth as u32 {
                     child.amaf_visits += 1;

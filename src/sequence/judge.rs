@@ -238,28 +238,21 @@ mod tests {
         // Black makes a row along y at x = 1 on the floor with move 5, then each of the pegs
         // (1, 1), (1, 2), (1, 3) is filled to its height of 3.
         let after = "1 1\n1 2\n1 3\n1 1\n1 2\n1 3\n";
-        let input = format!("3 3 11\n1 1\n2 1\n1 2\n2 2\n1 3\n{after}0 0 0\n");
-        let mut out = Vec::new();
-        run(
-            &Judge,
-            input.as_bytes(),
-            &mut out,
-            Options::single_threaded(),
-        )
-        .unwrap();
-        assert_eq!(out, b"Black 5\n");
-        // One more ball on (1, 1) overfills it.
-        let input = format!("3 3 12\n1 1\n2 1\n1 2\n2 2\n1 3\n{after}1 1\n0 0 0\n");
-        let mut out = Vec::new();
-        assert!(
-            run(
+        let judge = |input: String| {
+            let mut out = Vec::new();
+            let ok = run(
                 &Judge,
                 input.as_bytes(),
                 &mut out,
-                Options::single_threaded()
+                Options::single_threaded(),
             )
-            .is_err()
-        );
-        assert_eq!(out, b"");
+            .is_ok();
+            (ok, out)
+        };
+        let input = format!("3 3 11\n1 1\n2 1\n1 2\n2 2\n1 3\n{after}0 0 0\n");
+        assert_eq!(judge(input), (true, b"Black 5\n".to_vec()));
+        // One more ball on (1, 1) overfills it.
+        let input = format!("3 3 12\n1 1\n2 1\n1 2\n2 2\n1 3\n{after}1 1\n0 0 0\n");
+        assert_eq!(judge(input), (false, Vec::new()));
     }
 }
