@@ -4,7 +4,7 @@
 #
 #   bash benches/ab.sh GAME INPUT THREADS OLD_BINARY NEW_BINARY [ROUNDS]
 #
-# (BENCHMARKS.md, grid section: `bash benches/ab.sh grid /tmp/bitgames-bench/grid.in 1
+# (as in docs/perf-log.md: `bash benches/ab.sh grid /tmp/bitgames-bench/grid.in 1
 # /tmp/old /tmp/new 10`, after copying each build's target/release/bitgames aside.)
 set -euo pipefail
 game=$1 input=$2 threads=$3 old=$4 new=$5 rounds=${6:-10}

@@ -312,7 +312,7 @@ pub(crate) fn run<K: Kernel>(
 ///
 /// The first half and the second half of the cases are two streams, played one move of each
 /// in turn ([`Kernel::play_pair`]): a move mostly waits on its own look-ups, and the other
-/// stream's move fills that time (BENCHMARKS.md, grid section).
+/// stream's move fills that time (docs/perf-log.md, the grid judge's `asm!` move and two streams).
 #[inline(always)]
 pub(super) fn play_streams<K: Kernel>(
     kernel: K,

@@ -278,7 +278,7 @@ macro_rules! wide_or {
 /// lane, the vertical line into the rows, separately). The compiled loop had about 200
 /// instructions a move, a dozen of them stack spills; this has about 130 and none. The judge
 /// plays two games in turn ([`play_pair_avx512`]), and then the time a move takes follows its
-/// instruction count (BENCHMARKS.md, grid section).
+/// instruction count (docs/perf-log.md, the grid judge's `asm!` move and two streams).
 ///
 /// Named operands (all `const`): `rhi`, the offset of the high row words from the low ones
 /// (the same for the columns); `clo`/`chi`, the column words; `rows`/`cols`, the grid's sides;
