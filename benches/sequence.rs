@@ -39,6 +39,24 @@ fn playouts(c: &mut Criterion) {
     group.bench_function("n7_m4_1000_games", |b| {
         b.iter(|| assert_eq!(batch(black_box(&mut game)), moves))
     });
+    // Decisive playouts on 7×7×7 with m = 7, the sweep's longest games: nearly all of an
+    // MCTS iteration's time there (moves/s).
+    let decisive = |game: &mut Game| {
+        let mut rng = Rng::new(43);
+        let mut moves = 0;
+        for _ in 0..200 {
+            game.reset();
+            game.playout_decisive(&mut rng);
+            moves += u64::from(game.moves_played());
+        }
+        moves
+    };
+    let mut game = Game::new(7, 7).unwrap();
+    let moves = decisive(&mut game);
+    group.throughput(Throughput::Elements(moves));
+    group.bench_function("n7_m7_decisive_200_games", |b| {
+        b.iter(|| assert_eq!(decisive(black_box(&mut game)), moves))
+    });
     group.finish();
 }
 

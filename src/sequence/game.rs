@@ -9,6 +9,10 @@ use super::{Color, Outcome, Peg, PlayError, SizeError, check_size};
 /// The most balls a game holds: 7³.
 pub(super) const MAX_MOVES: usize = (MAX_N as usize).pow(3);
 
+/// [`Game::rewind_to`] undoes up to this many balls one by one; past it, it copies the line
+/// bytes back (about 2.4 KiB), which costs about as much as unmarking four balls.
+const UNDO_REWIND: u16 = 4;
+
 /// A game of 3-D Sequence: play, undo and O(13) win detection.
 ///
 /// Besides one [`Cube`] per colour, the game keeps every line of every direction as a byte (one
@@ -276,16 +280,28 @@ impl Game {
         if HASH {
             self.hash ^= zobrist::key(color, b);
         }
-        let win = mark::<true>(&mut self.lines[color], b, &RUNS[usize::from(self.m)]);
-        if self.threats_valid {
-            let [black, white] = &self.lines;
+        let runs = &RUNS[usize::from(self.m)];
+        let win = if self.threats_valid {
+            let [black, white] = &mut self.lines;
             let (own, other) = if color == 0 {
-                (black, white)
+                (black, &*white)
             } else {
-                (white, black)
+                (white, &*black)
             };
-            update_threats(&mut self.threats, color, own, other, b, self.n, self.m);
-        }
+            mark_with_threats(
+                own,
+                other,
+                &mut self.threats,
+                color,
+                b,
+                self.n,
+                self.m,
+                runs,
+                |_| {},
+            )
+        } else {
+            mark::<true>(&mut self.lines[color], b, runs)
+        };
         self.outcome = if win {
             Some(Outcome::Win {
                 color: Color::of_move(u32::from(self.len)),
@@ -318,6 +334,54 @@ impl Game {
         self.outcome = None;
         self.threats_valid = false;
         Some(peg_of(peg))
+    }
+
+    /// Takes back every ball played since `earlier`, a position this game was reached from by
+    /// playing moves (a search's root), and takes `earlier`'s cached threats. Past a few balls
+    /// it copies `earlier`'s line bytes and heights back instead of unmarking 13 lines a ball,
+    /// so a search rewinds a long rollout at the cost of a short one.
+    ///
+    /// `earlier` must be an earlier position of this game (the same size and the same first
+    /// moves); anything else leaves the game in an unspecified, though valid-looking, state.
+    ///
+    /// ```
+    /// use bitgames::sequence::Game;
+    /// let mut root = Game::new(5, 4)?;
+    /// root.play(3, 3)?;
+    /// let mut game = root.clone();
+    /// for (x, y) in [(1, 1), (2, 2), (1, 1), (1, 5), (3, 3), (4, 4), (3, 3)] {
+    ///     game.play(x, y)?;
+    /// }
+    /// game.rewind_to(&root);
+    /// assert!(game == root);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn rewind_to(&mut self, earlier: &Game) {
+        debug_assert!(
+            self.n == earlier.n
+                && self.m == earlier.m
+                && earlier.len <= self.len
+                && self.moves[..usize::from(earlier.len)]
+                    == earlier.moves[..usize::from(earlier.len)],
+            "rewind_to: not an earlier position of this game"
+        );
+        if self.len.saturating_sub(earlier.len) <= UNDO_REWIND {
+            while self.len > earlier.len {
+                self.undo();
+            }
+        } else {
+            self.len = earlier.len;
+            self.outcome = earlier.outcome;
+            self.hash = earlier.hash;
+            self.heights = earlier.heights;
+            for (mine, theirs) in self.lines.iter_mut().zip(&earlier.lines) {
+                mine[..LIVE_SLOTS].copy_from_slice(&theirs[..LIVE_SLOTS]);
+            }
+        }
+        self.threats_valid = earlier.threats_valid;
+        if earlier.threats_valid {
+            self.threats = earlier.threats;
+        }
     }
 
     /// The balls of the winning sequence: every ball of the winner that lies on a run of m or
@@ -426,27 +490,63 @@ pub(super) fn mark<const CHECK: bool>(lines: &mut [u8; SLOTS], b: usize, runs: &
     win != 0
 }
 
-/// After a ball of colour `color` (0 Black) at cell bit `b`, recorded in its line bytes `own`
-/// (`other`: the other colour's), updates both colours' threats: the cell is no longer empty,
-/// and the lines through it may hold new threats of `color`.
+/// Records a ball of colour `color` (0 Black) at cell bit `b` in its line bytes `own`, as
+/// [`mark`] does, and updates both colours' threats (`other`: the other colour's line bytes):
+/// the cell is no longer empty, and the lines through it may hold new threats of `color`.
+/// Returns whether the ball completes a run of `runs`' length, and calls `added` with each new
+/// threat's cell bit. One pass over the 13 lines: each line byte is read once, for the win,
+/// the mark and the new threats.
 #[inline(always)]
-pub(super) fn update_threats(
+#[allow(clippy::too_many_arguments)]
+pub(super) fn mark_with_threats(
+    own: &mut [u8; SLOTS],
+    other: &[u8; SLOTS],
     threats: &mut [Cube; 2],
     color: usize,
-    own: &[u8; SLOTS],
-    other: &[u8; SLOTS],
     b: usize,
     n: u8,
     m: u8,
-) {
+    runs: &[u8; 256],
+    added: impl FnMut(usize),
+) -> bool {
     let (word, bit) = ((b >> 6) & 7, 1u64 << (b & 63));
     threats[0].0[word] &= !bit;
     threats[1].0[word] &= !bit;
     let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
     let new_threats = &NEW_THREATS[usize::from(m) & 15];
+    // First the 13 lines without a branch, then, for the few balls that make threats, the
+    // cells of those.
+    let (mut win, mut any) = (0, 0);
+    let mut found = [0u8; 13];
     for d in 0..13 {
         let slot = usize::from(slots[d]) & (SLOTS - 1);
-        let mut t = new_threats[usize::from(own[slot])] & !other[slot];
+        let v = own[slot] | bits[d];
+        own[slot] = v;
+        win |= runs[usize::from(v)];
+        let t = new_threats[usize::from(v)] & !other[slot];
+        found[d] = t;
+        any |= t;
+    }
+    if any != 0 {
+        mark_new_threats(&found, threats, color, b, n, added);
+    }
+    win != 0
+}
+
+/// The cells of the new threats `found` (per direction, bits along the line through cell bit
+/// `b`) that are on the board: set in `threats[color]` and given to `added`.
+#[inline(never)]
+fn mark_new_threats(
+    found: &[u8; 13],
+    threats: &mut [Cube; 2],
+    color: usize,
+    b: usize,
+    n: u8,
+    mut added: impl FnMut(usize),
+) {
+    let bits = &LINES.bit[b & 511];
+    for d in 0..13 {
+        let mut t = found[d];
         if t != 0 {
             let at = bits[d].trailing_zeros() as i32;
             while t != 0 {
@@ -458,6 +558,7 @@ pub(super) fn update_threats(
                     && (cell >> 6) < usize::from(n);
                 if on_board {
                     threats[color & 1].0[cell >> 6] |= 1 << (cell & 63);
+                    added(cell);
                 }
             }
         }
@@ -569,6 +670,62 @@ mod tests {
             assert_eq!(judged.hash(), hashed.hash());
             assert_eq!(judged, hashed);
         }
+    }
+
+    /// Rewinding by undo (a few balls) and by copy (more) both give back the root exactly,
+    /// with its threats, and the game then plays on as the root does.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn rewind_to_gives_back_the_root_after_short_and_long_continuations() {
+        use crate::rng::Rng;
+        use crate::sequence::Color;
+        let mut rng = Rng::new(11);
+        let mut copies = 0;
+        for n in 3..=7 {
+            for m in 3..=n {
+                for trial in 0..30u32 {
+                    let mut root = Game::new(n, m).unwrap();
+                    for _ in 0..trial % 7 {
+                        let open: Vec<_> = root.legal_moves().collect();
+                        let p = open[rng.below(open.len() as u32) as usize];
+                        if root.play(p.x, p.y).unwrap().is_some() {
+                            root.undo();
+                            break;
+                        }
+                    }
+                    if trial % 2 == 0 {
+                        root.cache_threats();
+                    }
+                    let mut game = root.clone();
+                    // Continuations of 1..=8 balls by hand, then whole playouts.
+                    let extra = if trial < 16 { trial % 8 + 1 } else { u32::MAX };
+                    if extra == u32::MAX {
+                        game.playout_decisive(&mut rng);
+                    } else {
+                        for _ in 0..extra {
+                            let Some(p) = game.legal_moves().next() else {
+                                break;
+                            };
+                            if game.play(p.x, p.y).unwrap().is_some() {
+                                break;
+                            }
+                        }
+                    }
+                    let gap = game.moves_played() - root.moves_played();
+                    copies += u32::from(gap > u32::from(super::UNDO_REWIND));
+                    game.rewind_to(&root);
+                    assert!(game == root, "n {n} m {m} trial {trial}: {game:?} {root:?}");
+                    assert_eq!(game.threats_valid, root.threats_valid);
+                    for color in [Color::Black, Color::White] {
+                        assert_eq!(game.threats(color), root.threats(color));
+                    }
+                    let (mut a, mut b) = (Rng::new(u64::from(trial)), Rng::new(u64::from(trial)));
+                    assert_eq!(game.playout_decisive(&mut a), root.playout_decisive(&mut b));
+                    assert!(game == root);
+                }
+            }
+        }
+        assert!(copies > 100, "the copying branch ran {copies} times");
     }
 
     /// The balls of `line` as coordinates from 1, sorted.

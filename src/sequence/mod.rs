@@ -39,6 +39,7 @@ use std::fmt;
 
 pub use cube::{Cube, DIRECTIONS, MAX_N, STRIDES};
 pub use game::Game;
+use playout::OpenPegs;
 pub use small::{SMALL_MAX_N, SmallGame};
 pub use symmetry::Symmetry;
 pub use threats::PegSet;

@@ -113,13 +113,7 @@ impl search::Position for Game {
     }
 
     fn rewind(&mut self, earlier: &Game) {
-        while self.moves_played() > earlier.moves_played() {
-            Game::undo(self);
-        }
-        if earlier.threats_valid {
-            self.threats = earlier.threats;
-            self.threats_valid = true;
-        }
+        self.rewind_to(earlier);
     }
 }
 

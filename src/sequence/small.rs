@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use super::{Color, Cube, Game, Outcome, Peg, PegSet, PlayError, SizeError, check_size};
+use super::{Color, Cube, Game, OpenPegs, Outcome, Peg, PegSet, PlayError, SizeError, check_size};
 use crate::rng::{GOLDEN, Rng, mix64};
 
 /// The largest board side a [`SmallGame`] takes: 4³ = 64 cells, one bit each.
@@ -679,6 +679,9 @@ impl SmallGame {
         let mut next = self.next;
         let mut hash = self.hash;
         let mut stones = self.stones;
+        // The open pegs as Game's decisive playouts keep them (the same list, in the same
+        // order), so that both choose the same random pegs.
+        let mut open = OpenPegs::new(&pegs[..area as usize], |peg| next & COLUMN << peg != 0);
         let won = loop {
             let c = len & 1;
             let (mine, theirs) = (threats[c] & next, threats[c ^ 1] & next);
@@ -687,8 +690,7 @@ impl SmallGame {
             } else if theirs != 0 {
                 theirs & theirs.wrapping_neg()
             } else {
-                let r = rng.next_u64() as u32;
-                next & COLUMN << random_peg(next, pegs, area, r, rng)
+                next & COLUMN << open.pick(rng.next_u64() as u32)
             };
             let b = cell.trailing_zeros() as usize & 63;
             if save {
@@ -699,6 +701,9 @@ impl SmallGame {
             hash ^= KEYS[c][b];
             stones[c] |= cell;
             next = (next ^ cell) | (cell << 16 & board);
+            if cell << 16 & board == 0 {
+                open.remove(b & 15);
+            }
             let (win, t) = scan(windows.of(b), stones[c], stones[c ^ 1]);
             threats[c] |= t;
             threats[0] &= !cell;

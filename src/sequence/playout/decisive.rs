@@ -1,10 +1,10 @@
 //! [`Game::playout_decisive`]: random playouts with decisive and anti-decisive moves, each
 //! colour's threats kept incrementally from the line bytes of its balls.
 
-use super::{Game, PEGS, zobrist};
+use super::{Game, OpenPegs, PEGS, zobrist};
 use crate::rng::Rng;
-use crate::sequence::cube::{Cube, LINES, RUNS, SLOTS};
-use crate::sequence::game::update_threats;
+use crate::sequence::cube::{Cube, RUNS};
+use crate::sequence::game::mark_with_threats;
 use crate::sequence::{Color, Outcome};
 
 /// The lowest cell bit of a non-empty cube.
@@ -51,19 +51,27 @@ impl Game {
         let pegs = &PEGS[usize::from(n)];
         let runs = &RUNS[usize::from(self.m)];
         let mut len = usize::from(self.len);
+        // The open pegs, in peg order at first, each one's place in the list kept so that a
+        // peg that fills is swapped out for the last: a random peg is one number and one load.
+        let heights = &self.heights;
+        let mut open = OpenPegs::new(&pegs[..area as usize], |peg| heights[usize::from(peg)] < n);
+        // Per colour, the pegs whose next cell is a threat of that colour, kept from ball to
+        // ball: most moves have none, and then neither cube needs a look.
+        let fold = |cube: Cube| cube.0.iter().fold(0, |pegs, &layer| pegs | layer);
+        let mut playable = [fold(threats[0].and(next)), fold(threats[1].and(next))];
         let won = loop {
             let c = len & 1;
-            let mine = threats[c].and(next);
-            let theirs = threats[c ^ 1].and(next);
-            let b = match first_cell(&mine).or_else(|| first_cell(&theirs)) {
+            let found = if playable[0] | playable[1] != 0 {
+                // The lowest cell, not the lowest peg: the order `SmallGame` follows.
+                first_cell(&threats[c].and(next)).or_else(|| first_cell(&threats[c ^ 1].and(next)))
+            } else {
+                None
+            };
+            let b = match found {
                 Some(b) => b,
                 None => {
-                    let r = rng.next_u64() as u32;
-                    let mut peg = usize::from(pegs[((u64::from(r) * area) >> 32) as usize & 63]);
-                    if self.heights[peg & 63] >= n {
-                        peg = open_peg(&self.heights, pegs, n, rng);
-                    }
-                    peg & 63 | usize::from(self.heights[peg & 63]) << 6
+                    let peg = open.pick(rng.next_u64() as u32);
+                    peg | usize::from(self.heights[peg]) << 6
                 }
             };
             let (peg, z) = (b & 63, b >> 6);
@@ -75,6 +83,8 @@ impl Game {
             next.0[word] &= !bit;
             if z + 1 < usize::from(n) {
                 next.0[word + 1] |= bit;
+            } else {
+                open.remove(peg);
             }
             let [black, white] = &mut self.lines;
             let (own, other) = if c == 0 {
@@ -82,16 +92,21 @@ impl Game {
             } else {
                 (white, &*black)
             };
-            let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
-            let mut win = 0;
-            for d in 0..13 {
-                let slot = usize::from(slots[d]) & (SLOTS - 1);
-                let v = own[slot] | bits[d];
-                own[slot] = v;
-                win |= runs[usize::from(v)];
+            let heights = &self.heights;
+            let mut new_playable = 0;
+            let won = mark_with_threats(own, other, &mut threats, c, b, n, self.m, runs, |cell| {
+                if usize::from(heights[cell & 63]) == cell >> 6 {
+                    new_playable |= 1 << (cell & 63);
+                }
+            });
+            // The peg played: its next cell, if it has one, is a threat of either colour or not.
+            let above = u64::from(z + 1 < usize::from(n));
+            playable[c] |= new_playable;
+            for (mask, cube) in playable.iter_mut().zip(&threats) {
+                let threat = cube.0[(word + 1) & 7] >> peg & above;
+                *mask = *mask & !(1 << peg) | threat << peg;
             }
-            update_threats(&mut threats, c, own, other, b, n, self.m);
-            if win != 0 {
+            if won {
                 break true;
             }
             if len == cells {
@@ -111,28 +126,6 @@ impl Game {
         self.outcome = Some(outcome);
         outcome
     }
-}
-
-/// A uniformly random open peg (some peg is open): rejection sampling a few times, then a
-/// direct choice among the open pegs counted.
-#[cold]
-fn open_peg(heights: &[u8; 64], pegs: &[u8; 64], n: u8, rng: &mut Rng) -> usize {
-    let area = u64::from(n).pow(2);
-    let pegs = &pegs[..area as usize];
-    let open = |&&peg: &&u8| heights[usize::from(peg) & 63] < n;
-    for _ in 0..3 {
-        let r = rng.next_u64() as u32;
-        let peg = &pegs[((u64::from(r) * area) >> 32) as usize];
-        if open(&peg) {
-            return usize::from(*peg);
-        }
-    }
-    let count = pegs.iter().filter(open).count() as u32;
-    let k = rng.below(count) as usize;
-    pegs.iter()
-        .filter(open)
-        .nth(k)
-        .map_or(0, |&peg| usize::from(peg))
 }
 
 #[cfg(test)]

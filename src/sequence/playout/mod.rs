@@ -163,6 +163,56 @@ pub(super) fn run<R: Recorder>(game: &mut Game, rng: &mut Rng, recorder: R) -> O
     outcome
 }
 
+/// The open pegs of a playout as a list, for a uniformly random choice without rejection: the
+/// pegs open at the start in peg order, then each peg that fills replaced by the list's last.
+/// [`Game`]'s and `SmallGame`'s decisive playouts keep the same list, so both choose the same pegs from the
+/// same random numbers.
+pub(crate) struct OpenPegs {
+    /// `list[..len]`: the open pegs (`x | y << 3`).
+    list: [u8; 64],
+    /// Where each open peg is in `list`.
+    at: [u8; 64],
+    len: u32,
+}
+
+impl OpenPegs {
+    /// The pegs of `pegs` (in order, each below 64) that are open by `is_open`.
+    #[inline]
+    pub(crate) fn new(pegs: &[u8], is_open: impl Fn(u8) -> bool) -> OpenPegs {
+        let mut open = OpenPegs {
+            list: [0; 64],
+            at: [0; 64],
+            len: 0,
+        };
+        for &peg in pegs {
+            let peg = peg & 63;
+            if is_open(peg) {
+                open.list[open.len as usize & 63] = peg;
+                open.at[usize::from(peg)] = open.len as u8;
+                open.len += 1;
+            }
+        }
+        open
+    }
+
+    /// The open peg the 32 random bits `r` choose (multiply-shift); some peg must be open.
+    #[inline(always)]
+    pub(crate) fn pick(&self, r: u32) -> usize {
+        let i = (u64::from(r) * u64::from(self.len)) >> 32;
+        usize::from(self.list[i as usize & 63])
+    }
+
+    /// Takes out `peg`, which is open and has just filled: the last open peg takes its place.
+    #[inline(always)]
+    pub(crate) fn remove(&mut self, peg: usize) {
+        self.len -= 1;
+        let i = usize::from(self.at[peg & 63]) & 63;
+        let last = self.list[self.len as usize & 63];
+        self.list[i] = last;
+        self.at[usize::from(last) & 63] = i as u8;
+    }
+}
+
 /// `PEGS[n][i]` for `i < n²`: peg number `i` of a side-n board in x-major order, as `x | y << 3`
 /// (from 0); 0 past n².
 static PEGS: [[u8; 64]; MAX_N as usize + 1] = {
@@ -236,5 +286,45 @@ impl<R: Recorder> Playout<'_, R> {
         let k = self.rng.below(count) as usize;
         let peg = pegs.iter().filter(open).nth(k).map_or(0, |&peg| peg);
         usize::from(peg) & 63
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{OpenPegs, PEGS};
+
+    /// The list holds exactly the open pegs through any order of fills, and evenly spaced
+    /// random numbers pick each open peg the same number of times (a uniform choice).
+    #[test]
+    fn open_pegs_are_listed_and_picked_uniformly() {
+        for n in 1..=7u8 {
+            let area = usize::from(n) * usize::from(n);
+            let pegs = &PEGS[usize::from(n)][..area];
+            // Every third peg starts full; the others fill in a scrambled order.
+            let start: Vec<u8> = pegs.iter().copied().filter(|p| p % 3 != 0).collect();
+            let mut open = OpenPegs::new(pegs, |p| p % 3 != 0);
+            let mut left = start.clone();
+            let mut order = start.clone();
+            order.sort_by_key(|&p| (u32::from(p) * 37 + 11) % 64);
+            for filled in order {
+                let mut listed: Vec<u8> = open.list[..open.len as usize].to_vec();
+                listed.sort_unstable();
+                left.sort_unstable();
+                assert_eq!(listed, left, "n {n}");
+                let k = left.len() as u64;
+                let mut hits = [0u32; 64];
+                for i in 0..4 * k {
+                    // The middle of each of 4k equal slices of the 32-bit range.
+                    let r = ((2 * i + 1) << 32) / (8 * k);
+                    hits[open.pick(r as u32)] += 1;
+                }
+                for &p in &left {
+                    assert_eq!(hits[usize::from(p)], 4, "n {n}: peg {p} of {left:?}");
+                }
+                open.remove(usize::from(filled));
+                left.retain(|&p| p != filled);
+            }
+            assert_eq!(open.len, 0);
+        }
     }
 }
