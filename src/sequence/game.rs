@@ -280,7 +280,6 @@ impl Game {
         if HASH {
             self.hash ^= zobrist::key(color, b);
         }
-        let runs = &RUNS[usize::from(self.m)];
         let win = if self.threats_valid {
             let [black, white] = &mut self.lines;
             let (own, other) = if color == 0 {
@@ -296,11 +295,10 @@ impl Game {
                 b,
                 self.n,
                 self.m,
-                runs,
                 |_| {},
             )
         } else {
-            mark::<true>(&mut self.lines[color], b, runs)
+            mark::<true>(&mut self.lines[color], b, &RUNS[usize::from(self.m)])
         };
         self.outcome = if win {
             Some(Outcome::Win {
@@ -493,9 +491,10 @@ pub(super) fn mark<const CHECK: bool>(lines: &mut [u8; SLOTS], b: usize, runs: &
 /// Records a ball of colour `color` (0 Black) at cell bit `b` in its line bytes `own`, as
 /// [`mark`] does, and updates both colours' threats (`other`: the other colour's line bytes):
 /// the cell is no longer empty, and the lines through it may hold new threats of `color`.
-/// Returns whether the ball completes a run of `runs`' length, and calls `added` with each new
-/// threat's cell bit. One pass over the 13 lines: each line byte is read once, for the win,
-/// the mark and the new threats.
+/// Returns whether the ball completes a run of m, and calls `added` with each new threat's
+/// cell bit. One branch-free pass over the 13 lines, one table look-up each for the win and
+/// the new threats ([`WIN_OR_THREATS`]); the cells of the threats, which few balls make,
+/// after it.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn mark_with_threats(
@@ -506,47 +505,46 @@ pub(super) fn mark_with_threats(
     b: usize,
     n: u8,
     m: u8,
-    runs: &[u8; 256],
     added: impl FnMut(usize),
 ) -> bool {
     let (word, bit) = ((b >> 6) & 7, 1u64 << (b & 63));
     threats[0].0[word] &= !bit;
     threats[1].0[word] &= !bit;
     let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
-    let new_threats = &NEW_THREATS[usize::from(m) & 15];
-    // First the 13 lines without a branch, then, for the few balls that make threats, the
-    // cells of those.
-    let (mut win, mut any) = (0, 0);
-    let mut found = [0u8; 13];
+    let table = &WIN_OR_THREATS[usize::from(m) & 15];
+    // Bit 8: a run of m; bits 0..8: a new threat on some line.
+    let mut found = 0;
     for d in 0..13 {
         let slot = usize::from(slots[d]) & (SLOTS - 1);
         let v = own[slot] | bits[d];
         own[slot] = v;
-        win |= runs[usize::from(v)];
-        let t = new_threats[usize::from(v)] & !other[slot];
-        found[d] = t;
-        any |= t;
+        found |= table[usize::from(v)] & !u16::from(other[slot]);
     }
-    if any != 0 {
-        mark_new_threats(&found, threats, color, b, n, added);
+    if found & 0xff != 0 {
+        mark_new_threats(own, other, threats, color, b, n, m, added);
     }
-    win != 0
+    found >> 8 != 0
 }
 
-/// The cells of the new threats `found` (per direction, bits along the line through cell bit
-/// `b`) that are on the board: set in `threats[color]` and given to `added`.
+/// The new threats of `color` on the 13 lines through cell bit `b` (its ball recorded in
+/// `own`), on the board: set in `threats[color]` and given to `added`.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn mark_new_threats(
-    found: &[u8; 13],
+    own: &[u8; SLOTS],
+    other: &[u8; SLOTS],
     threats: &mut [Cube; 2],
     color: usize,
     b: usize,
     n: u8,
+    m: u8,
     mut added: impl FnMut(usize),
 ) {
-    let bits = &LINES.bit[b & 511];
+    let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
+    let new_threats = &NEW_THREATS[usize::from(m) & 15];
     for d in 0..13 {
-        let mut t = found[d];
+        let slot = usize::from(slots[d]) & (SLOTS - 1);
+        let mut t = new_threats[usize::from(own[slot])] & !other[slot];
         if t != 0 {
             let at = bits[d].trailing_zeros() as i32;
             while t != 0 {
@@ -564,6 +562,23 @@ fn mark_new_threats(
         }
     }
 }
+
+/// `WIN_OR_THREATS[m][v]`: [`NEW_THREATS`]`[m][v]` in the low byte, and bit 8 set when the
+/// line byte `v` holds a run of m or more ([`RUNS`]): a ball's win and new threats from one
+/// look-up a line.
+static WIN_OR_THREATS: [[u16; 256]; 16] = {
+    let mut table = [[0u16; 256]; 16];
+    let mut m = 0;
+    while m <= 8 {
+        let mut v = 0;
+        while v < 256 {
+            table[m][v] = NEW_THREATS[m][v] as u16 | (RUNS[m][v] as u16) << 8;
+            v += 1;
+        }
+        m += 1;
+    }
+    table
+};
 
 /// `NEW_THREATS[m][v]`: the positions `p` (bits) not in the line byte `v` that would make a
 /// run of m or more through themselves if set (m ≤ 8; 0 beyond). Through themselves: a line

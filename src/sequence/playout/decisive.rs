@@ -3,7 +3,7 @@
 
 use super::{Game, OpenPegs, PEGS, zobrist};
 use crate::rng::Rng;
-use crate::sequence::cube::{Cube, RUNS};
+use crate::sequence::cube::Cube;
 use crate::sequence::game::mark_with_threats;
 use crate::sequence::{Color, Outcome};
 
@@ -49,7 +49,6 @@ impl Game {
         let area = u64::from(n).pow(2);
         let cells = usize::from(n).pow(3);
         let pegs = &PEGS[usize::from(n)];
-        let runs = &RUNS[usize::from(self.m)];
         let mut len = usize::from(self.len);
         // The open pegs, in peg order at first, each one's place in the list kept so that a
         // peg that fills is swapped out for the last: a random peg is one number and one load.
@@ -94,7 +93,7 @@ impl Game {
             };
             let heights = &self.heights;
             let mut new_playable = 0;
-            let won = mark_with_threats(own, other, &mut threats, c, b, n, self.m, runs, |cell| {
+            let won = mark_with_threats(own, other, &mut threats, c, b, n, self.m, |cell| {
                 if usize::from(heights[cell & 63]) == cell >> 6 {
                     new_playable |= 1 << (cell & 63);
                 }
