@@ -776,7 +776,7 @@ fn ended(won: bool, at: u32) -> Outcome {
 }
 
 /// A uniformly random open peg (`next` has one) chosen by the 32 random bits `r` by
-/// multiply-shift over the n² pegs, as [`Game`]'s playouts choose it, then [`open_peg`] (more
+/// multiply-shift over the n² pegs, as [`Game::playout`] chooses it, then [`open_peg`] (more
 /// numbers from `rng`) if that peg is full.
 #[inline(always)]
 fn random_peg(next: u64, pegs: &[u8; 16], area: u64, r: u32, rng: &mut Rng) -> u8 {
@@ -791,7 +791,7 @@ fn random_peg(next: u64, pegs: &[u8; 16], area: u64, r: u32, rng: &mut Rng) -> u
 }
 
 /// A uniformly random open peg after the first choice found a full one, with the random
-/// numbers [`Game`]'s playouts use: three more tries over all pegs, then a direct choice among
+/// numbers [`Game::playout`] uses: three more tries over all pegs, then a direct choice among
 /// the open ones counted, in peg order. Takes the generator by value and returns it, so that
 /// the caller's stays in a register.
 #[cold]
