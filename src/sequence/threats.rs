@@ -168,6 +168,11 @@ impl Game {
         if m <= 1 {
             return empty;
         }
+        // A threat needs m - 1 balls of `color` beside it: with fewer (an empty board, a
+        // search's first moves) there is none, and the 13 directions' shifts are skipped.
+        if (own.count() as usize) < m - 1 {
+            return Cube::EMPTY;
+        }
         let all = Cube([!0; 8]);
         let mut found = Cube::EMPTY;
         for &s in &STRIDES {
