@@ -19,44 +19,49 @@ fn judge_throughput(c: &mut Criterion) {
     common::judge_throughput(c, "sequence_judge", &Judge, &input, 50_000);
 }
 
+type Playout = fn(&mut Game, &mut Rng) -> bitgames::sequence::Outcome;
+
+/// The moves of `games` playouts of `game`, each from the empty board, the generator seeded
+/// with `seed`: the same moves on every call.
+fn playout_moves(game: &mut Game, playout: Playout, games: u64, seed: u64) -> u64 {
+    let mut rng = Rng::new(seed);
+    let mut moves = 0;
+    for _ in 0..games {
+        game.reset();
+        playout(game, &mut rng);
+        moves += u64::from(game.moves_played());
+    }
+    moves
+}
+
 fn playouts(c: &mut Criterion) {
-    // A fixed batch of 1000 random games (n = 7, m = 4): the same moves every iteration.
-    const GAMES: usize = 1000;
-    let batch = |game: &mut Game| {
-        let mut rng = Rng::new(42);
-        let mut moves = 0;
-        for _ in 0..GAMES {
-            game.reset();
-            game.playout(&mut rng);
-            moves += u64::from(game.moves_played());
-        }
-        moves
-    };
-    let mut game = Game::new(7, 4).unwrap();
-    let moves = batch(&mut game);
     let mut group = c.benchmark_group("sequence_playout");
-    group.throughput(Throughput::Elements(moves));
-    group.bench_function("n7_m4_1000_games", |b| {
-        b.iter(|| assert_eq!(batch(black_box(&mut game)), moves))
-    });
-    // Decisive playouts on 7×7×7 with m = 7, the sweep's longest games: nearly all of an
-    // MCTS iteration's time there (moves/s).
-    let decisive = |game: &mut Game| {
-        let mut rng = Rng::new(43);
-        let mut moves = 0;
-        for _ in 0..200 {
-            game.reset();
-            game.playout_decisive(&mut rng);
-            moves += u64::from(game.moves_played());
-        }
-        moves
-    };
-    let mut game = Game::new(7, 7).unwrap();
-    let moves = decisive(&mut game);
-    group.throughput(Throughput::Elements(moves));
-    group.bench_function("n7_m7_decisive_200_games", |b| {
-        b.iter(|| assert_eq!(decisive(black_box(&mut game)), moves))
-    });
+    // 1000 random games (n = 7, m = 4), and 200 decisive ones on 7×7×7 with m = 7, the
+    // sweep's longest games, whose decisive rollouts are nearly all of an MCTS iteration's
+    // time there (moves/s).
+    let batches: [(&str, u32, Playout, u64, u64); 2] = [
+        ("n7_m4_1000_games", 4, Game::playout, 1000, 42),
+        (
+            "n7_m7_decisive_200_games",
+            7,
+            Game::playout_decisive,
+            200,
+            43,
+        ),
+    ];
+    for (name, m, playout, games, seed) in batches {
+        let mut game = Game::new(7, m).unwrap();
+        let moves = playout_moves(&mut game, playout, games, seed);
+        group.throughput(Throughput::Elements(moves));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                assert_eq!(
+                    playout_moves(black_box(&mut game), playout, games, seed),
+                    moves
+                )
+            })
+        });
+    }
     group.finish();
 }
 
@@ -66,25 +71,19 @@ fn small_playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("sequence_playout_4x4");
     group.throughput(Throughput::Elements(GAMES));
     let mut game = Game::new(4, 4).unwrap();
-    type Playout = fn(&mut Game, &mut Rng) -> bitgames::sequence::Outcome;
     let kinds: [(&str, Playout); 2] = [
         ("random_10000_games", Game::playout),
         ("decisive_10000_games", Game::playout_decisive),
     ];
     for (name, playout) in kinds {
-        let batch = |game: &mut Game| {
-            let mut rng = Rng::new(7);
-            let mut moves = 0u64;
-            for _ in 0..GAMES {
-                game.reset();
-                playout(game, &mut rng);
-                moves += u64::from(game.moves_played());
-            }
-            moves
-        };
-        let moves = batch(&mut game);
+        let moves = playout_moves(&mut game, playout, GAMES, 7);
         group.bench_function(name, |b| {
-            b.iter(|| assert_eq!(batch(black_box(&mut game)), moves))
+            b.iter(|| {
+                assert_eq!(
+                    playout_moves(black_box(&mut game), playout, GAMES, 7),
+                    moves
+                )
+            })
         });
     }
     // The same games on SmallGame (one u64 a colour): the same moves, so the same count.

@@ -165,8 +165,8 @@ pub(super) fn run<R: Recorder>(game: &mut Game, rng: &mut Rng, recorder: R) -> O
 
 /// The open pegs of a playout as a list, for a uniformly random choice without rejection: the
 /// pegs open at the start in peg order, then each peg that fills replaced by the list's last.
-/// [`Game`]'s and `SmallGame`'s decisive playouts keep the same list, so both choose the same pegs from the
-/// same random numbers.
+/// [`Game`]'s and `SmallGame`'s decisive playouts keep the same list, so both choose the same
+/// pegs from the same random numbers.
 pub(crate) struct OpenPegs {
     /// `list[..len]`: the open pegs (`x | y << 3`).
     list: [u8; 64],
