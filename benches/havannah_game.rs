@@ -7,7 +7,7 @@
 
 use std::hint::black_box;
 
-use bitgames::havannah::{Game, Outcome, RingRule, Rules};
+use bitgames::havannah::{Game, Outcome, Playouts, RingRule, Rules};
 use bitgames::rng::Rng;
 use bitgames::search::{Budget, Mcts, MctsConfig, Rollout};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -37,6 +37,27 @@ fn batch(game: &mut Game, decisive: bool) -> (u64, [u64; 3]) {
     (moves, tally)
 }
 
+/// [`batch`] on the dense playout engine: the same games from the empty `game`, which stays
+/// empty.
+fn dense_batch(game: &Game, playouts: &mut Playouts, decisive: bool) -> (u64, [u64; 3]) {
+    let mut rng = Rng::new(42);
+    let mut moves = 0;
+    let mut tally = [0; 3];
+    for _ in 0..PLAYOUTS {
+        let outcome = if decisive {
+            playouts.decisive(game, &mut rng)
+        } else {
+            playouts.random(game, &mut rng)
+        };
+        moves += playouts.played() as u64;
+        tally[match outcome {
+            Outcome::Win { color, .. } => color.index(),
+            Outcome::Draw => 2,
+        }] += 1;
+    }
+    (moves, tally)
+}
+
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("havannah_playouts");
     for (name, rule, decisive) in [
@@ -57,6 +78,14 @@ fn playouts(c: &mut Criterion) {
         group.throughput(Throughput::Elements(moves));
         group.bench_function(format!("{name}_moves"), |b| {
             b.iter(|| assert_eq!(batch(black_box(&mut game), decisive).0, moves))
+        });
+        // The dense engine plays exactly the same games.
+        game.reset();
+        let mut dense = Playouts::new();
+        assert_eq!(dense_batch(&game, &mut dense, decisive), (moves, tally));
+        group.throughput(Throughput::Elements(PLAYOUTS));
+        group.bench_function(format!("{name}_dense_playouts"), |b| {
+            b.iter(|| assert_eq!(dense_batch(black_box(&game), &mut dense, decisive).0, moves))
         });
     }
     group.finish();

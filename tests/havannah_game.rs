@@ -4,7 +4,9 @@
 
 use bitgames::havannah::geometry::NEIGHBOURS;
 use bitgames::havannah::reference::Reference;
-use bitgames::havannah::{Cell, Color, Game, Move, Outcome, PlayError, RingRule, Rules, Wins};
+use bitgames::havannah::{
+    Cell, Color, Game, Move, Outcome, PlayError, Playouts, RingRule, Rules, Wins,
+};
 use bitgames::rng::Rng;
 use proptest::prelude::*;
 
@@ -606,4 +608,97 @@ proptest! {
         }
         prop_assert_eq!(replay.outcome(), Some(outcome));
     }
+}
+
+/// `Playouts` against the game's own playouts (its reference): from the same position with
+/// the same generator, the same moves and the same outcome, random and decisive, both ring
+/// rules; and the game it read is unchanged.
+fn playouts_agree(start: &Game, seed: u64, playouts: &mut Playouts) -> Result<(), TestCaseError> {
+    for decisive in [false, true] {
+        let mut game = start.clone();
+        let mut rng = Rng::new(seed);
+        let expected = if decisive {
+            game.playout_decisive(&mut rng)
+        } else {
+            game.playout(&mut rng)
+        };
+        let mut fast_rng = Rng::new(seed);
+        let outcome = if decisive {
+            playouts.decisive(start, &mut fast_rng)
+        } else {
+            playouts.random(start, &mut fast_rng)
+        };
+        prop_assert_eq!(outcome, expected, "decisive: {}\n{:?}", decisive, start);
+        let moves: Vec<Move> = game.history().skip(start.moves_played() as usize).collect();
+        prop_assert_eq!(playouts.played(), moves.len());
+        prop_assert_eq!(playouts.moves().collect::<Vec<_>>(), moves);
+        // Both generators drew the same numbers.
+        prop_assert_eq!(fast_rng.next_u64(), rng.next_u64());
+        prop_assert_eq!(&replayed(start), start);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn dense_playouts_agree_with_the_game_s_playouts(
+        side in 2u32..=10,
+        code_jam in any::<bool>(),
+        swap in any::<bool>(),
+        stones in 0u32..40,
+        seed in any::<u64>(),
+    ) {
+        let rule = if code_jam { RingRule::CodeJam } else { RingRule::Official };
+        let mut start = random_position(side, rule, stones, seed);
+        if swap && start.moves_played() == 1 {
+            // The swapped position: White's first stone is Black's, White to move.
+            let mut swapped = Game::with_rules(side, Rules::default().ring(rule).swap(true)).unwrap();
+            let Some(Move::Place(c)) = start.history().next() else { unreachable!() };
+            swapped.play(c.x, c.y).unwrap();
+            swapped.swap().unwrap();
+            start = swapped;
+        }
+        // One engine for several boards and positions: its geometry follows the board.
+        let mut playouts = Playouts::new();
+        playouts_agree(&start, seed ^ 0x5eed, &mut playouts)?;
+        let other = random_position(side % 9 + 2, rule, stones / 2, seed ^ 1);
+        playouts_agree(&other, seed ^ 7, &mut playouts)?;
+        playouts_agree(&start, seed ^ 8, &mut playouts)?;
+    }
+}
+
+#[test]
+fn playouts_from_a_finished_game_play_nothing() {
+    let mut game = Game::new(2).unwrap();
+    for (x, y) in [(1, 1), (2, 2), (1, 2)] {
+        game.play(x, y).unwrap();
+    }
+    let over = game.outcome().expect("White's bridge");
+    let mut playouts = Playouts::new();
+    assert_eq!(playouts.random(&game, &mut Rng::new(1)), over);
+    assert_eq!(playouts.moves().count(), 0);
+    assert_eq!(playouts.decisive(&game, &mut Rng::new(1)), over);
+    assert_eq!(playouts.moves().count(), 0);
+}
+
+/// Beyond `DENSE_MAX_SIDE` the playout runs on a copy of the game: still the game's moves.
+#[test]
+fn playouts_on_a_board_too_large_for_the_dense_arrays_use_a_copy() {
+    let side = bitgames::havannah::DENSE_MAX_SIDE + 1;
+    let mut start = Game::new(side).unwrap();
+    start.play(side, side).unwrap();
+    start.play(side + 1, side).unwrap();
+    let mut playouts = Playouts::new();
+    for seed in 0..2 {
+        playouts_agree(&start, seed, &mut playouts).unwrap();
+    }
+    // And back to a small board with the same engine.
+    playouts_agree(
+        &random_position(5, RingRule::Official, 9, 3),
+        4,
+        &mut playouts,
+    )
+    .unwrap();
 }

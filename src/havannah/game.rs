@@ -2,6 +2,9 @@
 
 mod cells;
 mod enclosure;
+mod playouts;
+
+pub use playouts::{DENSE_MAX_SIDE, Playouts};
 
 use std::fmt;
 

@@ -49,7 +49,7 @@ mod stones;
 
 use std::fmt;
 
-pub use game::Game;
+pub use game::{DENSE_MAX_SIDE, Game, Playouts};
 pub use geometry::{Board, Cell};
 use geometry::{MAX_SIDE, MIN_SIDE};
 pub use stones::Stones;

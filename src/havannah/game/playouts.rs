@@ -1,0 +1,722 @@
+//! [`Playouts`]: random and decisive playouts on a dense copy of a [`Game`]'s position.
+//!
+//! A playout needs no undo, no hash and no history, only the colours, the groups and the
+//! empty cells. So it runs on its own arrays, one entry per cell of the padded square (the
+//! layout of the dense [`Cells`](super::cells::Cells): cell (x, y) at `x · width + y`, a frame
+//! of off-board cells around the board, neighbours at fixed offsets): a colour byte, a
+//! union-find parent (path halving, no undo log) and, at a root, the group's corners and
+//! edges. Loading a position copies the empty board's colours and writes the game's stones and
+//! roots; the moves then follow the same rules and the same random choices as
+//! [`Game::playout`] and [`Game::playout_decisive`], which are its reference: for the same
+//! position and generator both give the same moves and the same outcome (tested).
+
+use super::enclosure::{Enclosure, Kind};
+use super::{ARC_STARTS, Game, OFF_BOARD};
+use crate::havannah::geometry::{Board, Border, Cell, NEIGHBOURS};
+use crate::havannah::{Color, Move, Outcome, RingRule, Wins};
+use crate::rng::Rng;
+
+/// A cell's colour byte: no stone.
+const EMPTY: u8 = 0;
+/// A cell's colour byte: not on the board (the frame and the square's cut corners).
+const OFF: u8 = 3;
+
+/// The colour byte of a stone of `color`: 1 for White, 2 for Black.
+#[inline(always)]
+const fn byte(color: Color) -> u8 {
+    color as u8 + 1
+}
+
+/// The largest side [`Playouts`] plays on its dense arrays (cell numbers fit in 16 bits);
+/// larger boards play on a copy of the [`Game`] instead.
+pub const DENSE_MAX_SIDE: u32 = 127;
+
+/// A reusable playout engine for [`Game`] positions: [`Playouts::random`] and
+/// [`Playouts::decisive`] play a game out from a position without changing it, and
+/// [`Playouts::moves`] lists the moves of the last playout.
+///
+/// On boards up to side [`DENSE_MAX_SIDE`] the playout runs on the engine's own dense arrays
+/// (no undo log, no hash, path halving in the union-find), several times faster than playing
+/// the moves on the [`Game`]; on larger boards on a kept copy of the game. Either way the moves
+/// and the outcome are exactly those of [`Game::playout`] / [`Game::playout_decisive`] on a
+/// copy of the game with the same generator. Nothing allocates once the arrays have grown to
+/// the board's size; the engine may be reused for any board, the geometry is rebuilt when the
+/// side changes.
+///
+/// ```
+/// use bitgames::havannah::{Game, Outcome, Playouts};
+/// use bitgames::rng::Rng;
+///
+/// let mut game = Game::new(8)?;
+/// game.play(8, 8)?;
+/// let mut playouts = Playouts::new();
+/// let outcome = playouts.random(&game, &mut Rng::new(1));
+/// assert_eq!(game.moves_played(), 1); // the game is unchanged
+///
+/// // The same playout on the game itself:
+/// let mut copy = game.clone();
+/// assert_eq!(copy.playout(&mut Rng::new(1)), outcome);
+/// let played: Vec<_> = copy.history().skip(1).collect();
+/// assert_eq!(playouts.moves().collect::<Vec<_>>(), played);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct Playouts {
+    /// The board the geometry below was built for.
+    board: Option<Board>,
+    /// `n + 2`.
+    width: usize,
+    /// The neighbour offsets in [`NEIGHBOURS`] order (wrapping, as cell numbers are `u16`).
+    offsets: [u16; 6],
+    /// [`Work::arcs`].
+    arcs: Vec<u64>,
+    /// Every board cell's number, by x then y (the order of [`Board::iter`]).
+    cells: Vec<u16>,
+    /// The empty board's colours and links (its `width²` cells).
+    template: (Vec<u8>, Vec<Link>),
+    /// The position, made on the first playout.
+    dense: Option<Dense>,
+    /// The empty cells; after a playout its first `played` entries are its moves, in order.
+    empty: Vec<u16>,
+    /// Moves of the last playout.
+    played: usize,
+    /// The Code Jam rule's search of a newly closed inside.
+    enclosure: Enclosure,
+    /// Large boards: the copy of the game the playout runs on, and its length before it.
+    copy: Option<Box<Game>>,
+    copy_from: u32,
+    /// Whether the last playout ran on `copy`.
+    on_copy: bool,
+}
+
+/// Every cell number that a `u16` can hold: the arrays are indexed by a `u16` without a bounds
+/// check.
+const SQUARE: usize = 1 << 16;
+
+/// A stone's links, one per cell of the padded square.
+#[derive(Debug, Clone, Copy, Default)]
+struct Link {
+    /// A stone's union-find parent (a root is its own parent).
+    parent: u16,
+    /// At a root: its group's corners and edges; at an empty cell, its own corner or edges.
+    group: u16,
+}
+
+/// The colour bytes, [`EMPTY`], [`OFF`] or a stone's [`byte`], for every cell number and
+/// three more (a neighbourhood is read four bytes at a time).
+type Colors = Box<[u8; SQUARE + 3]>;
+
+/// A position: colours and links for every cell number.
+#[derive(Clone)]
+struct Dense {
+    color: Colors,
+    links: Box<[Link; SQUARE]>,
+}
+
+/// A zeroed [`Dense`], made on the heap.
+fn dense() -> Dense {
+    let (Ok(color), Ok(links)) = (
+        vec![0u8; SQUARE + 3].into_boxed_slice().try_into(),
+        vec![Link::default(); SQUARE].into_boxed_slice().try_into(),
+    ) else {
+        unreachable!("the vectors have the arrays' lengths")
+    };
+    Dense { color, links }
+}
+
+/// For the eight bytes of a neighbourhood as [`Work::neighbourhood`] gathers them (bit 7 − k
+/// for byte k, the bytes being neighbours 3, 2, 4, the cell, 1, none, 5 and 0), the same set
+/// by direction.
+const REMAP: [u8; 256] = {
+    let mut remap = [0u8; 256];
+    let order = [0, 5, 8, 1, 8, 4, 2, 3];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut own = 0;
+        let mut k = 0;
+        while k < 8 {
+            if bits >> k & 1 == 1 && order[k] < 8 {
+                own |= 1 << order[k];
+            }
+            k += 1;
+        }
+        remap[bits] = own;
+        bits += 1;
+    }
+    remap
+};
+
+impl std::fmt::Debug for Playouts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Playouts")
+            .field("board", &self.board)
+            .field("played", &self.played)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Playouts {
+    /// An engine with no arrays yet (they grow on the first playout).
+    pub fn new() -> Playouts {
+        Playouts::default()
+    }
+
+    /// Plays uniformly random stones from `game`'s position until the game ends, as
+    /// [`Game::playout`] would, and returns the outcome; `game` is not changed. A game already
+    /// over gives its outcome and no moves.
+    pub fn random(&mut self, game: &Game, rng: &mut Rng) -> Outcome {
+        self.run(game, rng, false)
+    }
+
+    /// [`Playouts::random`] with the decisive and anti-decisive moves of
+    /// [`Game::playout_decisive`] (a win next to the mover's last stone is played, else a win
+    /// of the opponent next to the opponent's last stone is blocked).
+    pub fn decisive(&mut self, game: &Game, rng: &mut Rng) -> Outcome {
+        self.run(game, rng, true)
+    }
+
+    /// How many moves the last playout played.
+    pub fn played(&self) -> usize {
+        match self.copy.as_deref() {
+            Some(copy) if self.on_copy => (copy.moves_played() - self.copy_from) as usize,
+            _ => self.played,
+        }
+    }
+
+    /// The moves of the last playout, first to last (stones only: a playout never swaps).
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        let dense = if self.on_copy {
+            &[][..]
+        } else {
+            &self.empty[..self.played]
+        };
+        let copied = self
+            .copy
+            .as_deref()
+            .filter(|_| self.on_copy)
+            .map(|g| &g.history[self.copy_from as usize..])
+            .unwrap_or(&[]);
+        let width = self.width;
+        dense
+            .iter()
+            .map(move |&i| {
+                let i = usize::from(i);
+                Move::Place(Cell::new((i / width) as u32, (i % width) as u32))
+            })
+            .chain(copied.iter().map(|r| r.played))
+    }
+
+    fn run(&mut self, game: &Game, rng: &mut Rng, decisive: bool) -> Outcome {
+        self.played = 0;
+        self.on_copy = false;
+        if let Some(outcome) = game.outcome {
+            return outcome;
+        }
+        if game.board.side() > DENSE_MAX_SIDE {
+            return self.run_on_copy(game, rng, decisive);
+        }
+        self.load(game);
+        let first = game.to_move();
+        let ply = game.moves_played();
+        let rule = game.rules.ring_rule();
+        let last = newest_stones(game).map(|c| c.map(|c| self.index(c)));
+        let Playouts {
+            board,
+            width,
+            offsets,
+            arcs,
+            dense,
+            empty,
+            enclosure,
+            ..
+        } = self;
+        let Some(Dense { color, links }) = dense.as_mut() else {
+            unreachable!("load made the arrays")
+        };
+        let mut work = Work {
+            color,
+            links,
+            offsets: *offsets,
+            arcs: match arcs.as_slice().try_into() {
+                Ok(arcs) => arcs,
+                Err(_) => unreachable!("shape made 256 entries"),
+            },
+            rule,
+            board: *board,
+            width: *width,
+            enclosure,
+        };
+        let (outcome, played) = if decisive {
+            work.play_decisive(empty, first, ply, last, rng)
+        } else {
+            work.play_random(empty, first, ply, rng)
+        };
+        self.played = played;
+        outcome
+    }
+
+    /// Large boards: the playout on a copy of the game.
+    #[cold]
+    fn run_on_copy(&mut self, game: &Game, rng: &mut Rng, decisive: bool) -> Outcome {
+        let copy = match &mut self.copy {
+            Some(copy) => {
+                copy.as_mut().clone_from(game);
+                copy
+            }
+            None => self.copy.insert(Box::new(game.clone())),
+        };
+        self.copy_from = game.moves_played();
+        self.on_copy = true;
+        if decisive {
+            copy.playout_decisive(rng)
+        } else {
+            copy.playout(rng)
+        }
+    }
+
+    /// The number of on-board `cell`.
+    #[inline(always)]
+    fn index(&self, cell: Cell) -> u16 {
+        (cell.x as usize * self.width + cell.y as usize) as u16
+    }
+
+    /// Builds the geometry of `board`.
+    fn shape(&mut self, board: Board) {
+        let width = board.n() as usize + 2;
+        self.board = Some(board);
+        self.width = width;
+        for (d, (dx, dy)) in NEIGHBOURS.into_iter().enumerate() {
+            self.offsets[d] = (dx as isize * width as isize + dy as isize) as u16;
+        }
+        self.arcs.clear();
+        for &own in &REMAP {
+            let own = usize::from(own);
+            let mut starts = ARC_STARTS[own];
+            let mut entry = 0u64;
+            let mut k = 0;
+            while starts != 0 {
+                let d = starts.trailing_zeros() as usize;
+                starts &= starts - 1;
+                entry |= u64::from(self.offsets[d]) << (16 * k);
+                k += 1;
+            }
+            entry |= u64::from(k >= 2) << 48 | u64::from(k >= 3) << 49;
+            entry |= u64::from(triples(own) != 0) << 50;
+            self.arcs.push(entry);
+        }
+        let (colors, links) = &mut self.template;
+        colors.clear();
+        colors.resize(width * width, OFF);
+        links.clear();
+        links.resize(width * width, Link::default());
+        self.cells.clear();
+        for cell in board.iter() {
+            let i = cell.x as usize * width + cell.y as usize;
+            colors[i] = EMPTY;
+            // An empty cell's link: its own root, with its border (so a new stone is one).
+            links[i] = Link {
+                parent: i as u16,
+                group: board.border(cell).bits(),
+            };
+            self.cells.push(i as u16);
+        }
+        self.empty.reserve(self.cells.len());
+    }
+
+    /// Copies `game`'s stones and groups into the arrays and lists the empty cells.
+    fn load(&mut self, game: &Game) {
+        if self.board != Some(game.board) {
+            self.shape(game.board);
+        }
+        let Dense { color, links } = self.dense.get_or_insert_with(dense);
+        let (template_colors, template_links) = &self.template;
+        color[..template_colors.len()].copy_from_slice(template_colors);
+        links[..template_links.len()].copy_from_slice(template_links);
+        let width = self.width;
+        let index = |cell: Cell| usize::from((cell.x as usize * width + cell.y as usize) as u16);
+        for (k, stone) in game.stones.iter().enumerate() {
+            let root = game.find(k as u32) as usize;
+            let i = index(stone.cell);
+            color[i] = byte(stone.color);
+            links[i].parent = index(game.stones[root].cell) as u16;
+            if root == k {
+                links[i].group = stone.border.bits();
+            }
+        }
+        // Branch-free compaction of the empty cells, in board order.
+        self.empty.clear();
+        self.empty.resize(self.cells.len(), 0);
+        let mut len = 0;
+        for &c in &self.cells {
+            self.empty[len] = c;
+            len += usize::from(color[usize::from(c)] == EMPTY);
+        }
+        self.empty.truncate(len);
+    }
+}
+
+/// The playout's view of the arrays, for the hot loop.
+struct Work<'a> {
+    color: &'a mut [u8; SQUARE + 3],
+    links: &'a mut [Link; SQUARE],
+    /// For each byte of own neighbours as [`Work::neighbourhood`] gathers them: the offsets
+    /// (bits 0–15, 16–31, 32–47) of the first cells of its arcs, in direction order, 0 for none;
+    /// bit 48 set when there is a second arc, bit 49 a third, bit 50 when three own neighbours
+    /// are in a row (the official rule's filled ring may be complete).
+    arcs: &'a [u64; 256],
+    offsets: [u16; 6],
+    rule: RingRule,
+    board: Option<Board>,
+    width: usize,
+    enclosure: &'a mut Enclosure,
+}
+
+impl Work<'_> {
+    /// The root of the stone on cell `i`, halving the path on the way.
+    #[inline(always)]
+    fn find(&mut self, mut i: u16) -> u16 {
+        // Most stones are roots or a root's children: one test for both.
+        let p = self.links[usize::from(i)].parent;
+        let g = self.links[usize::from(p)].parent;
+        if g == p {
+            return p;
+        }
+        loop {
+            let p = self.links[usize::from(i)].parent;
+            if p == i {
+                return i;
+            }
+            let g = self.links[usize::from(p)].parent;
+            self.links[usize::from(i)].parent = g;
+            i = g;
+        }
+    }
+
+    /// The six neighbours of on-board cell `i`, in [`NEIGHBOURS`] order.
+    #[inline(always)]
+    fn around(&self, i: u16) -> [u16; 6] {
+        self.offsets.map(|o| i.wrapping_add(o))
+    }
+
+    #[inline(always)]
+    fn color(&self, i: u16) -> u8 {
+        self.color[usize::from(i)]
+    }
+
+    /// The set of the cells of `around` holding a stone of colour byte `c` (bit d for d).
+    #[inline(always)]
+    fn own(&self, around: &[u16; 6], c: u8) -> usize {
+        let mut own = 0;
+        for (d, &j) in around.iter().enumerate() {
+            own |= usize::from(self.color(j) == c) << d;
+        }
+        own & 0x3f
+    }
+
+    /// The neighbourhood of `i` for a stone of colour byte `c`: the entry of [`Work::arcs`]
+    /// for its own neighbours, read in three loads (bytes `i − w − 1, i − w`, `i − 1 ..= i + 2`
+    /// and `i + w, i + w + 1`, `w` the width), compared with `c` eight at a time and gathered
+    /// into one byte.
+    #[inline(always)]
+    fn neighbourhood(&self, i: u16, c: u8) -> u64 {
+        let w = self.width as u16;
+        let at = |o: u16| usize::from(i.wrapping_add(o));
+        let low = at(w.wrapping_add(1).wrapping_neg());
+        let low = u16::from_le_bytes([self.color[low], self.color[low + 1]]);
+        let mid = at(u16::MAX);
+        let mid = u32::from_le_bytes([
+            self.color[mid],
+            self.color[mid + 1],
+            self.color[mid + 2],
+            self.color[mid + 3],
+        ]);
+        let high = at(w);
+        let high = u16::from_le_bytes([self.color[high], self.color[high + 1]]);
+        let bytes = u64::from(low) | u64::from(mid) << 16 | u64::from(high) << 48;
+        // Colour bytes are below 4: a byte differs from `c` exactly when bit 0 or 1 of the XOR
+        // is set. The cell itself (byte 3) and the byte after its right neighbour (byte 5) are
+        // no neighbours.
+        let x = bytes ^ (u64::from(c) * 0x0101_0101_0101_0101);
+        let same = !(x | x >> 1) & 0x0101_0001_0001_0101;
+        self.arcs[(same.wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize]
+    }
+
+    /// Puts a stone of `color` on the empty cell `i`, joins its groups and returns what it
+    /// completes (as [`Game`]'s `place`).
+    ///
+    /// Branch-free but for the roots' search: the arcs' first cells come from
+    /// [`Work::neighbourhood`] as offsets, a missing arc's being 0 (the new stone itself, an
+    /// empty cell's link being its own root with its border, as loaded); every arc's group
+    /// goes under the first arc's root, and two arcs with one root close a chain. Only a move
+    /// that may win (a bridge's or fork's border, a closed chain, or, under the official rule,
+    /// three own neighbours in a row) takes the branch to the full test.
+    #[inline(always)]
+    fn place(&mut self, i: u16, color: Color) -> Wins {
+        let c = byte(color);
+        let arcs = self.neighbourhood(i, c);
+        self.color[usize::from(i)] = c;
+        let r1 = self.find(i.wrapping_add(arcs as u16));
+        let r2 = self.find(i.wrapping_add((arcs >> 16) as u16));
+        let r3 = self.find(i.wrapping_add((arcs >> 32) as u16));
+        let (second, third) = (arcs >> 48 & 1 != 0, arcs >> 49 & 1 != 0);
+        let closed = (second & (r2 == r1)) | (third & ((r3 == r1) | (r3 == r2)));
+        let joined = self.links[usize::from(r1)].group
+            | self.links[usize::from(r2)].group
+            | self.links[usize::from(r3)].group
+            | self.links[usize::from(i)].group;
+        self.links[usize::from(r1)].group = joined;
+        self.links[usize::from(r2)].parent = r1;
+        self.links[usize::from(r3)].parent = r1;
+        self.links[usize::from(i)].parent = r1;
+        // Bit k of these masks: k (6 bits of corners or of edges) holds two corners or three
+        // edges.
+        const TWO: u64 = two_or_more(2);
+        const THREE: u64 = two_or_more(3);
+        let border = ((TWO >> (joined & 0x3f)) | (THREE >> (joined >> 6 & 0x3f))) & 1 != 0;
+        let filled = self.rule == RingRule::Official && arcs >> 50 & 1 != 0;
+        if !(border | closed | filled) {
+            Wins::NONE
+        } else {
+            self.wins(i, c, color, Border::from_raw(joined), closed)
+        }
+    }
+
+    /// What a stone that may win completes: `place`'s full test.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn wins(&mut self, i: u16, c: u8, color: Color, joined: Border, closed: bool) -> Wins {
+        let around = self.around(i);
+        let own = self.own(&around, c);
+        let around = &around;
+        let mut wins = Wins::NONE;
+        if joined.is_bridge() {
+            wins = wins.with(Wins::BRIDGE);
+        }
+        if joined.is_fork() {
+            wins = wins.with(Wins::FORK);
+        }
+        let ring = match self.rule {
+            RingRule::Official => closed || self.fills_a_ring(around, c, own),
+            RingRule::CodeJam => closed && self.encloses_an_empty_cell(i, color, own),
+        };
+        if ring {
+            wins = wins.with(Wins::RING);
+        }
+        wins
+    }
+
+    /// Official rule: with a stone of byte `c` on the cell whose neighbours are `around` (own
+    /// ones `own`), are all six neighbours of one of its own neighbours `c`? (As [`Game`]'s.)
+    #[inline(always)]
+    fn fills_a_ring(&self, around: &[u16; 6], c: u8, own: usize) -> bool {
+        let triples = triples(own);
+        triples != 0 && self.fills_around(around, c, triples)
+    }
+
+    #[inline(never)]
+    fn fills_around(&self, around: &[u16; 6], c: u8, triples: usize) -> bool {
+        (0..6).any(|d| {
+            triples >> d & 1 == 1
+                && [5, 0, 1].iter().all(|&turn| {
+                    let far = around[d].wrapping_add(self.offsets[(d + turn) % 6]);
+                    self.color(far) == c
+                })
+        })
+    }
+
+    /// Code Jam rule, after a stone of `color` on `i` (own neighbours `own`) closed a chain:
+    /// does a region it cut off hold an empty cell? The search of [`Game`]'s rule, on these
+    /// arrays.
+    #[cold]
+    fn encloses_an_empty_cell(&mut self, i: u16, color: Color, own: usize) -> bool {
+        let Some(board) = self.board else {
+            unreachable!("a loaded board")
+        };
+        let width = self.width;
+        let cell = Cell::new(
+            (usize::from(i) / width) as u32,
+            (usize::from(i) % width) as u32,
+        );
+        // The neighbours' slots as the search reads them: only off-board and empty matter.
+        let around = self.around(i).map(|j| match self.color(j) {
+            OFF => OFF_BOARD,
+            EMPTY => super::EMPTY,
+            _ => 0,
+        });
+        let (colors, c) = (&*self.color, byte(color));
+        self.enclosure
+            .holds_empty(board, cell, own as u32, &around, |n| {
+                match colors[usize::from((n.x as usize * width + n.y as usize) as u16)] {
+                    OFF => Kind::OffBoard,
+                    EMPTY => Kind::Empty,
+                    b if b == c => Kind::Own,
+                    _ => Kind::Other,
+                }
+            })
+    }
+
+    /// Random moves from the loaded position, `first` to move, `ply` moves played; the
+    /// outcome and the number of moves.
+    fn play_random(
+        &mut self,
+        empty: &mut [u16],
+        first: Color,
+        ply: u32,
+        rng: &mut Rng,
+    ) -> (Outcome, usize) {
+        let len = empty.len();
+        let mut color = first;
+        for k in 0..len {
+            let j = k + rng.below((len - k) as u32) as usize;
+            empty.swap(k, j);
+            let wins = self.place(empty[k], color);
+            if !wins.is_empty() {
+                let at = ply + k as u32 + 1;
+                return (Outcome::Win { color, wins, at }, k + 1);
+            }
+            color = color.other();
+        }
+        (Outcome::Draw, len)
+    }
+
+    /// Decisive moves from the loaded position; `last` holds the newest stone of each colour.
+    fn play_decisive(
+        &mut self,
+        empty: &mut [u16],
+        first: Color,
+        ply: u32,
+        mut last: [Option<u16>; 2],
+        rng: &mut Rng,
+    ) -> (Outcome, usize) {
+        let len = empty.len();
+        let mut me = first;
+        // As in `Game::playout_decisive`: set when the last move found no threat of the player
+        // now to move and blocked none.
+        let mut no_threat = false;
+        for k in 0..len {
+            let them = me.other();
+            let mine = if no_threat {
+                None
+            } else {
+                last[me as usize].and_then(|i| self.winning_neighbour(i, me))
+            };
+            let theirs = if mine.is_some() {
+                None
+            } else {
+                last[them as usize].and_then(|i| self.winning_neighbour(i, them))
+            };
+            let j = match mine.or(theirs) {
+                Some(i) => match empty[k..].iter().position(|&e| e == i) {
+                    Some(p) => k + p,
+                    None => unreachable!("an empty cell is in the list of empty cells"),
+                },
+                None => k + rng.below((len - k) as u32) as usize,
+            };
+            empty.swap(k, j);
+            let i = empty[k];
+            last[me as usize] = Some(i);
+            let wins = self.place(i, me);
+            if !wins.is_empty() {
+                let at = ply + k as u32 + 1;
+                return (
+                    Outcome::Win {
+                        color: me,
+                        wins,
+                        at,
+                    },
+                    k + 1,
+                );
+            }
+            no_threat = theirs.is_none();
+            me = them;
+        }
+        (Outcome::Draw, len)
+    }
+
+    /// An empty neighbour of the stone on `i` where a stone of `color` would win at once, in
+    /// [`NEIGHBOURS`] order.
+    #[inline]
+    fn winning_neighbour(&mut self, i: u16, color: Color) -> Option<u16> {
+        self.around(i)
+            .into_iter()
+            .find(|&j| self.color(j) == EMPTY && self.would_win(j, color))
+    }
+
+    /// Would a stone of `color` on the empty cell `i` complete a structure? (As [`Game`]'s.)
+    fn would_win(&mut self, i: u16, color: Color) -> bool {
+        let c = byte(color);
+        let around = self.around(i);
+        let own = self.own(&around, c);
+        if own == 0 {
+            return false;
+        }
+        let mut roots = [u16::MAX; 3];
+        let mut count = 0;
+        let mut closed = false;
+        // An empty cell's group is its own border.
+        let mut joined = self.links[usize::from(i)].group;
+        let mut starts = u32::from(ARC_STARTS[own]);
+        while starts != 0 {
+            let d = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            let root = self.find(around[d % 6]);
+            if roots[..count].contains(&root) {
+                closed = true;
+            } else {
+                roots[count % 3] = root;
+                count += 1;
+                joined |= self.links[usize::from(root)].group;
+            }
+        }
+        let joined = Border::from_raw(joined);
+        if joined.is_bridge() || joined.is_fork() {
+            return true;
+        }
+        match self.rule {
+            RingRule::Official => closed || self.fills_a_ring(&around, c, own),
+            RingRule::CodeJam => {
+                closed && {
+                    self.color[usize::from(i)] = c;
+                    let ring = self.encloses_an_empty_cell(i, color, own);
+                    self.color[usize::from(i)] = EMPTY;
+                    ring
+                }
+            }
+        }
+    }
+}
+
+/// Bit k set when `k` (below 64) has at least `count` bits set.
+const fn two_or_more(count: u32) -> u64 {
+    let mut mask = 0;
+    let mut k = 0;
+    while k < 64 {
+        if (k as u64).count_ones() >= count {
+            mask |= 1 << k;
+        }
+        k += 1;
+    }
+    mask
+}
+
+/// Bit d set when neighbours d − 1, d and d + 1 (cyclically) are all in `own`.
+#[inline(always)]
+const fn triples(own: usize) -> usize {
+    let rotated = own * 0x1041;
+    own & (rotated >> 5) & (rotated >> 1) & 0x3f
+}
+
+/// The newest stone of each colour (White, Black) in `game`.
+fn newest_stones(game: &Game) -> [Option<Cell>; 2] {
+    let mut last = [None, None];
+    for stone in game.stones.iter().rev() {
+        let slot = &mut last[stone.color as usize];
+        if slot.is_none() {
+            *slot = Some(stone.cell);
+        }
+        if last.iter().all(Option::is_some) {
+            break;
+        }
+    }
+    last
+}
