@@ -163,3 +163,86 @@ fn rave_beats_plain_uct_at_equal_iterations() {
         rate.high
     );
 }
+
+/// A [`Game`] whose rollouts play on the game itself ([`Position::rollout`]'s default), for
+/// comparing with the [`Playouts`](bitgames::havannah::Playouts) rollouts `Game` uses.
+#[derive(Clone)]
+struct InPlace(Game);
+
+impl Position for InPlace {
+    type Move = Move;
+    fn to_move(&self) -> bitgames::search::Player {
+        Position::to_move(&self.0)
+    }
+    fn outcome(&self) -> Option<bitgames::search::Outcome> {
+        Position::outcome(&self.0)
+    }
+    fn moves(&self, out: &mut Vec<Move>) {
+        Position::moves(&self.0, out)
+    }
+    fn play(&mut self, mv: Move) {
+        Position::play(&mut self.0, mv)
+    }
+    fn undo(&mut self) {
+        Position::undo(&mut self.0)
+    }
+    fn ply(&self) -> u32 {
+        self.0.moves_played()
+    }
+    fn hash(&self) -> u64 {
+        self.0.hash()
+    }
+    fn move_index(&self, mv: Move) -> usize {
+        self.0.move_index(mv)
+    }
+    fn move_index_bound(&self) -> usize {
+        self.0.move_index_bound()
+    }
+    fn moves_since(&self, ply: u32, out: &mut Vec<Move>) {
+        Position::moves_since(&self.0, ply, out)
+    }
+    fn winning_move(&self, player: bitgames::search::Player) -> Option<Move> {
+        self.0.winning_move(player)
+    }
+    fn playout(&mut self, rng: &mut bitgames::rng::Rng) -> bitgames::search::Outcome {
+        Position::playout(&mut self.0, rng)
+    }
+    fn playout_decisive(&mut self, rng: &mut bitgames::rng::Rng) -> bitgames::search::Outcome {
+        Position::playout_decisive(&mut self.0, rng)
+    }
+}
+
+/// The rollouts on a copy give the search exactly what rollouts on the game give: the same
+/// move, value, visits and tree, with and without RAVE, random and decisive rollouts, both
+/// ring rules, over several moves of one game (tree reuse included).
+#[test]
+fn rollouts_on_a_copy_search_exactly_as_rollouts_on_the_game() {
+    use bitgames::havannah::{RingRule, Rules};
+    use bitgames::search::Rollout;
+    for (rule, rollout, rave) in [
+        (RingRule::Official, Rollout::Random, 0.0),
+        (RingRule::Official, Rollout::Decisive, 200.0),
+        (RingRule::CodeJam, Rollout::Decisive, 1000.0),
+        (RingRule::CodeJam, Rollout::Random, 200.0),
+    ] {
+        let config = MctsConfig {
+            budget: Budget::Iterations(1500),
+            rollout,
+            rave,
+            ..MctsConfig::default()
+        };
+        let mut game = Game::with_rules(5, Rules::default().ring(rule)).unwrap();
+        let mut copy = Mcts::new(config.clone(), 9);
+        let mut in_place = Mcts::new(config, 9);
+        for _ in 0..6 {
+            let a = copy.choose(&game);
+            let b = in_place.choose(&InPlace(game.clone()));
+            assert_eq!(a, b, "{rule:?} {rollout:?} rave {rave}");
+            assert_eq!(copy.root_visits(), in_place.root_visits());
+            assert_eq!(copy.tree_size(), in_place.tree_size());
+            if game.play_move(a.mv).unwrap().is_some() {
+                break;
+            }
+        }
+    }
+}

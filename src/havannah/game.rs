@@ -96,6 +96,19 @@ pub struct Game {
     empty: Vec<Cell>,
     /// [`Game::playout`]'s list of every cell of the board (made on the first playout).
     board_cells: Vec<Cell>,
+    /// The search's rollouts ([`search::Position::rollout`](crate::search::Position::rollout)).
+    pub(super) scratch: Scratch,
+}
+
+/// A [`Playouts`] kept for the search's rollouts: memory, not state, so a clone of the game
+/// starts without one (and an equal game may have one or not).
+#[derive(Default)]
+pub(super) struct Scratch(pub(super) Option<Box<Playouts>>);
+
+impl Clone for Scratch {
+    fn clone(&self) -> Scratch {
+        Scratch(None)
+    }
 }
 
 /// The Zobrist key of a stone of `color` on `cell`: a fixed mix of the two (no table, so no
@@ -149,6 +162,7 @@ impl Game {
             enclosure: Enclosure::default(),
             empty: Vec::new(),
             board_cells: Vec::new(),
+            scratch: Scratch::default(),
         })
     }
 

@@ -1,12 +1,13 @@
 //! [`Game`] as a [`search::Position`]: White is the first player.
 //!
 //! The search sees [`Move`]s: the empty cells and, under the swap rule, [`Move::Swap`] as
-//! Black's first move. Rollouts play stones only ([`Game::playout`],
-//! [`Game::playout_decisive`]).
+//! Black's first move. Rollouts play stones only, as [`Game::playout`] and
+//! [`Game::playout_decisive`] do, on a [`Playouts`](super::Playouts) engine kept in the game (boards up to
+//! side [`DENSE_MAX_SIDE`]) or on the game itself.
 
-use super::{Color, Game, Move, Outcome};
+use super::{Color, DENSE_MAX_SIDE, Game, Move, Outcome};
 use crate::rng::Rng;
-use crate::search::{self, Player};
+use crate::search::{self, Player, Rollout};
 
 impl From<Color> for Player {
     fn from(color: Color) -> Player {
@@ -107,6 +108,37 @@ impl search::Position for Game {
 
     fn playout_decisive(&mut self, rng: &mut Rng) -> search::Outcome {
         Game::playout_decisive(self, rng).into()
+    }
+
+    /// On boards up to [`DENSE_MAX_SIDE`], on a kept [`Playouts`]: the game is left as it
+    /// was and the moves go to `moves`. Larger boards play on the game itself.
+    fn rollout(
+        &mut self,
+        policy: Rollout,
+        rng: &mut Rng,
+        moves: Option<&mut Vec<Move>>,
+    ) -> search::Outcome {
+        if self.board().side() > DENSE_MAX_SIDE {
+            if let Some(moves) = moves {
+                moves.clear();
+            }
+            return match policy {
+                Rollout::Decisive => Game::playout_decisive(self, rng),
+                Rollout::Random => Game::playout(self, rng),
+            }
+            .into();
+        }
+        let mut playouts = self.scratch.0.take().unwrap_or_default();
+        let outcome = match policy {
+            Rollout::Decisive => playouts.decisive(self, rng),
+            Rollout::Random => playouts.random(self, rng),
+        };
+        if let Some(moves) = moves {
+            moves.clear();
+            moves.extend(playouts.moves());
+        }
+        self.scratch.0 = Some(playouts);
+        outcome.into()
     }
 }
 

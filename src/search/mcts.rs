@@ -154,7 +154,8 @@ impl<M> Node<M> {
 ///   among the children and grandchildren of the last root by its hash), compacted into the
 ///   second arena.
 /// - **RAVE** ([`MctsConfig::rave`]): all-moves-as-first statistics per child, from the moves
-///   of the tree and of the rollout ([`Position::moves_since`]), mixed into the UCT value.
+///   of the tree and of the rollout ([`Position::moves_since`], [`Position::rollout`]), mixed
+///   into the UCT value.
 /// - **Threads** ([`MctsConfig::threads`]): root parallelism, one tree per thread, each with
 ///   its own seed and its own tree reuse; the move is chosen on the summed root statistics.
 /// - **Value**: [`Choice::value`] is the chosen move's mean reward, the estimate the
@@ -173,6 +174,9 @@ pub struct Mcts<G: Position> {
     iterations: u64,
     /// RAVE: the moves of one iteration, tree and rollout.
     played: Vec<G::Move>,
+    /// RAVE: the moves of a rollout played on a copy of the position
+    /// ([`Position::rollout`]).
+    rollout_moves: Vec<G::Move>,
     /// RAVE: per move index and parity of the ply, 1 + the last ply (from the root) at which
     /// the move was played in this iteration, 0 for none.
     last: Vec<[u32; 2]>,
@@ -193,6 +197,7 @@ impl<G: Position> Mcts<G> {
             path: Vec::new(),
             iterations: 0,
             played: Vec::new(),
+            rollout_moves: Vec::new(),
             last: Vec::new(),
             helpers: Vec::new(),
         }
@@ -412,6 +417,7 @@ impl<G: Position> Mcts<G> {
         let root_ply = work.ply();
         self.path.clear();
         self.path.push(0);
+        self.rollout_moves.clear();
         let mut at = 0usize;
         let outcome = loop {
             if let Some(outcome) = work.outcome() {
@@ -455,6 +461,7 @@ impl<G: Position> Mcts<G> {
     /// `odd` and `even` are the rewards of the players who move at even and odd depths.
     fn update_amaf(&mut self, work: &G, root_ply: u32, odd: f32, even: f32) {
         work.moves_since(root_ply, &mut self.played);
+        self.played.extend_from_slice(&self.rollout_moves);
         let bound = work.move_index_bound();
         if self.last.len() < bound {
             self.last.resize(bound, [0, 0]);
@@ -487,10 +494,8 @@ impl<G: Position> Mcts<G> {
     }
 
     fn rollout(&mut self, work: &mut G) -> Outcome {
-        match self.config.rollout {
-            Rollout::Decisive => work.playout_decisive(&mut self.rng),
-            Rollout::Random => work.playout(&mut self.rng),
-        }
+        let moves = (self.config.rave > 0.0).then_some(&mut self.rollout_moves);
+        work.rollout(self.config.rollout, &mut self.rng, moves)
     }
 
     /// Gives node `at` (position `work`, undecided) its children; `false` when the arena is

@@ -177,6 +177,29 @@ pub trait Position: Clone + Send {
         }
     }
 
+    /// A rollout with `policy` from here ([`Position::playout`] or
+    /// [`Position::playout_decisive`]); returns its outcome. Either the position is left where
+    /// the rollout ended and `moves` (when given) is emptied, the rollout's moves being in the
+    /// position's history (the default), or, for a game that plays its rollouts on a copy,
+    /// the position is left as it was and the rollout's moves are written to `moves` (when
+    /// given). Either way [`Position::moves_since`] the ply before the call, followed by
+    /// `moves`, lists the rollout's moves, and [`Position::rewind`] to a position before the
+    /// call goes back to it.
+    fn rollout(
+        &mut self,
+        policy: Rollout,
+        rng: &mut Rng,
+        moves: Option<&mut Vec<Self::Move>>,
+    ) -> Outcome {
+        if let Some(moves) = moves {
+            moves.clear();
+        }
+        match policy {
+            Rollout::Decisive => self.playout_decisive(rng),
+            Rollout::Random => self.playout(rng),
+        }
+    }
+
     /// Brings whatever the position caches for the search up to date, once before a search
     /// (the default does nothing; Sequence computes its threats here).
     fn prepare_search(&mut self) {}
