@@ -96,6 +96,12 @@ fn differential(side: u32, rules: Rules, ops: &[Op]) {
             empty + usize::from(game.can_swap())
         };
         assert_eq!(legal, expected);
+        // The list form, on both layouts, is the same list.
+        let mut list = vec![Move::Swap];
+        for g in [&game, &hashed] {
+            g.legal_moves_into(&mut list);
+            assert_eq!(list, g.legal_moves().collect::<Vec<_>>());
+        }
         if let Some(Outcome::Win { color, .. }) = game.outcome() {
             let group = game.winning_group();
             assert!(group.iter().all(|c| game.stone(c.x, c.y) == Some(color)));

@@ -301,6 +301,31 @@ impl Game {
             .chain(swap.then_some(Move::Swap))
     }
 
+    /// Clears `out` and fills it with [`Game::legal_moves`], the same moves in the same order,
+    /// several times faster on boards up to side 127 (each row's cells read in one run).
+    ///
+    /// ```
+    /// use bitgames::havannah::{Game, Move};
+    /// let mut game = Game::new(4)?;
+    /// game.play(4, 4)?;
+    /// let mut moves = vec![Move::Swap];
+    /// game.legal_moves_into(&mut moves);
+    /// assert_eq!(moves, game.legal_moves().collect::<Vec<_>>());
+    /// assert_eq!(moves.len(), 36);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        self.cells
+            .for_each_empty(self.board, |cell| out.push(Move::Place(cell)));
+        if self.can_swap() {
+            out.push(Move::Swap);
+        }
+    }
+
     /// May the player to move swap now? (Under the swap rule, as Black's first move.)
     #[inline]
     pub fn can_swap(&self) -> bool {

@@ -50,8 +50,7 @@ impl search::Position for Game {
     }
 
     fn moves(&self, out: &mut Vec<Move>) {
-        out.clear();
-        out.extend(self.legal_moves());
+        self.legal_moves_into(out);
     }
 
     /// # Panics

@@ -214,6 +214,34 @@ impl Cells {
         }
     }
 
+    /// Calls `f` on every empty cell of `board`, by x then y (the order of [`Board::iter`]);
+    /// the dense layout reads each row's slots in one run.
+    pub(super) fn for_each_empty(&self, board: Board, mut f: impl FnMut(Cell)) {
+        match self {
+            Cells::Dense { width, slots, .. } => {
+                let (n, s) = (board.n(), board.side());
+                for x in 1..=n {
+                    let lo = x.saturating_sub(s - 1).max(1);
+                    let hi = (x + s - 1).min(n);
+                    let row = x as usize * width;
+                    let run = &slots[row + lo as usize..=row + hi as usize];
+                    for (y, &slot) in (lo..).zip(run) {
+                        if slot == EMPTY {
+                            f(Cell::new(x, y));
+                        }
+                    }
+                }
+            }
+            Cells::Sparse(table) => {
+                for cell in board.iter() {
+                    if table.get(cell.key()) == EMPTY {
+                        f(cell);
+                    }
+                }
+            }
+        }
+    }
+
     /// The slot of `cell`, which must be on `board` or next to it (coordinates up to
     /// `n + 1`).
     #[inline(always)]

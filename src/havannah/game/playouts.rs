@@ -441,6 +441,23 @@ impl Work<'_> {
         self.arcs[(same.wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize]
     }
 
+    /// For a stone on `i` with the neighbourhood `arcs`: the roots of its (up to three) arcs,
+    /// `i` for a missing one, whether two arcs have one root (the stone closes a chain), and
+    /// the corners and edges of the group the stone would make.
+    #[inline(always)]
+    fn roots(&mut self, i: u16, arcs: u64) -> ([u16; 3], bool, u16) {
+        let r1 = self.find(i.wrapping_add(arcs as u16));
+        let r2 = self.find(i.wrapping_add((arcs >> 16) as u16));
+        let r3 = self.find(i.wrapping_add((arcs >> 32) as u16));
+        let (second, third) = (arcs >> 48 & 1 != 0, arcs >> 49 & 1 != 0);
+        let closed = (second & (r2 == r1)) | (third & ((r3 == r1) | (r3 == r2)));
+        let joined = self.links[usize::from(r1)].group
+            | self.links[usize::from(r2)].group
+            | self.links[usize::from(r3)].group
+            | self.links[usize::from(i)].group;
+        ([r1, r2, r3], closed, joined)
+    }
+
     /// Puts a stone of `color` on the empty cell `i`, joins its groups and returns what it
     /// completes (as [`Game`]'s `place`).
     ///
@@ -455,24 +472,12 @@ impl Work<'_> {
         let c = byte(color);
         let arcs = self.neighbourhood(i, c);
         self.color[usize::from(i)] = c;
-        let r1 = self.find(i.wrapping_add(arcs as u16));
-        let r2 = self.find(i.wrapping_add((arcs >> 16) as u16));
-        let r3 = self.find(i.wrapping_add((arcs >> 32) as u16));
-        let (second, third) = (arcs >> 48 & 1 != 0, arcs >> 49 & 1 != 0);
-        let closed = (second & (r2 == r1)) | (third & ((r3 == r1) | (r3 == r2)));
-        let joined = self.links[usize::from(r1)].group
-            | self.links[usize::from(r2)].group
-            | self.links[usize::from(r3)].group
-            | self.links[usize::from(i)].group;
+        let ([r1, r2, r3], closed, joined) = self.roots(i, arcs);
         self.links[usize::from(r1)].group = joined;
         self.links[usize::from(r2)].parent = r1;
         self.links[usize::from(r3)].parent = r1;
         self.links[usize::from(i)].parent = r1;
-        // Bit k of these masks: k (6 bits of corners or of edges) holds two corners or three
-        // edges.
-        const TWO: u64 = two_or_more(2);
-        const THREE: u64 = two_or_more(3);
-        let border = ((TWO >> (joined & 0x3f)) | (THREE >> (joined >> 6 & 0x3f))) & 1 != 0;
+        let border = completes_a_border(joined);
         let filled = self.rule == RingRule::Official && arcs >> 50 & 1 != 0;
         if !(border | closed | filled) {
             Wins::NONE
@@ -645,37 +650,27 @@ impl Work<'_> {
     /// Would a stone of `color` on the empty cell `i` complete a structure? (As [`Game`]'s.)
     fn would_win(&mut self, i: u16, color: Color) -> bool {
         let c = byte(color);
-        let around = self.around(i);
-        let own = self.own(&around, c);
-        if own == 0 {
+        let arcs = self.neighbourhood(i, c);
+        if arcs == 0 {
+            // No own neighbour: a lone stone completes nothing.
             return false;
         }
-        let mut roots = [u16::MAX; 3];
-        let mut count = 0;
-        let mut closed = false;
-        // An empty cell's group is its own border.
-        let mut joined = self.links[usize::from(i)].group;
-        let mut starts = u32::from(ARC_STARTS[own]);
-        while starts != 0 {
-            let d = starts.trailing_zeros() as usize;
-            starts &= starts - 1;
-            let root = self.find(around[d % 6]);
-            if roots[..count].contains(&root) {
-                closed = true;
-            } else {
-                roots[count % 3] = root;
-                count += 1;
-                joined |= self.links[usize::from(root)].group;
-            }
-        }
-        let joined = Border::from_raw(joined);
-        if joined.is_bridge() || joined.is_fork() {
+        let (_, closed, joined) = self.roots(i, arcs);
+        if completes_a_border(joined) {
             return true;
         }
         match self.rule {
-            RingRule::Official => closed || self.fills_a_ring(&around, c, own),
+            RingRule::Official => {
+                closed
+                    || (arcs >> 50 & 1 != 0 && {
+                        let around = self.around(i);
+                        let own = self.own(&around, c);
+                        self.fills_a_ring(&around, c, own)
+                    })
+            }
             RingRule::CodeJam => {
                 closed && {
+                    let own = self.own(&self.around(i), c);
                     self.color[usize::from(i)] = c;
                     let ring = self.encloses_an_empty_cell(i, color, own);
                     self.color[usize::from(i)] = EMPTY;
@@ -684,6 +679,16 @@ impl Work<'_> {
             }
         }
     }
+}
+
+/// Does a group with these corners and edges hold two corners or three edges?
+#[inline(always)]
+fn completes_a_border(joined: u16) -> bool {
+    // Bit k of these masks: k (6 bits of corners or of edges) holds two corners or three
+    // edges.
+    const TWO: u64 = two_or_more(2);
+    const THREE: u64 = two_or_more(3);
+    ((TWO >> (joined & 0x3f)) | (THREE >> (joined >> 6 & 0x3f))) & 1 != 0
 }
 
 /// Bit k set when `k` (below 64) has at least `count` bits set.
