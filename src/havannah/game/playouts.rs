@@ -640,21 +640,42 @@ impl Work<'_> {
 
     /// An empty neighbour of the stone on `i` where a stone of `color` would win at once, in
     /// [`NEIGHBOURS`] order.
+    ///
+    /// A neighbour whose only arc of `color` is the one holding `i` joins just `i`'s group:
+    /// it wins with that group's border and its own, or by filling a ring, without looking
+    /// for any root but `i`'s. The others take [`Work::would_win_with`]'s whole test.
     #[inline]
     fn winning_neighbour(&mut self, i: u16, color: Color) -> Option<u16> {
-        self.around(i)
-            .into_iter()
-            .find(|&j| self.color(j) == EMPTY && self.would_win(j, color))
+        let c = byte(color);
+        let root = self.find(i);
+        let group = self.links[usize::from(root)].group;
+        self.around(i).into_iter().find(|&j| {
+            self.color(j) == EMPTY && {
+                let arcs = self.neighbourhood(j, c);
+                if arcs >> 48 & 1 == 0 {
+                    completes_a_border(group | self.links[usize::from(j)].group)
+                        || (self.rule == RingRule::Official
+                            && arcs >> 50 & 1 != 0
+                            && self.fills_at(j, c))
+                } else {
+                    self.would_win_with(j, color, arcs)
+                }
+            }
+        })
     }
 
-    /// Would a stone of `color` on the empty cell `i` complete a structure? (As [`Game`]'s.)
-    fn would_win(&mut self, i: u16, color: Color) -> bool {
+    /// [`Work::fills_a_ring`] for a stone of byte `c` on `i`.
+    #[cold]
+    fn fills_at(&self, i: u16, c: u8) -> bool {
+        let around = self.around(i);
+        let own = self.own(&around, c);
+        self.fills_a_ring(&around, c, own)
+    }
+
+    /// Would a stone of `color` on the empty cell `i`, whose neighbourhood entry is `arcs`
+    /// (not 0), complete a structure? (As [`Game`]'s.)
+    fn would_win_with(&mut self, i: u16, color: Color, arcs: u64) -> bool {
         let c = byte(color);
-        let arcs = self.neighbourhood(i, c);
-        if arcs == 0 {
-            // No own neighbour: a lone stone completes nothing.
-            return false;
-        }
         let (_, closed, joined) = self.roots(i, arcs);
         if completes_a_border(joined) {
             return true;
