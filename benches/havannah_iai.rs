@@ -1,15 +1,16 @@
 //! Instruction counts (callgrind, via gungraun) of Havannah's hot paths: the judge engine's
 //! `Stones::play` on a mid-game S = 10 board (dense layout, joining groups) and on a sparse
 //! S = 3000 board (hash table), next to a stone and away from every stone; and one random
-//! two-player playout of `Game` on S = 8 from the empty board, under each ring rule. Each
-//! bench asserts its result.
+//! two-player playout of `Game` on S = 8 from the empty board, under each ring rule, and the
+//! same playouts on `Playouts` (its arrays made by a first playout). Each bench asserts its
+//! result.
 //!
 //! `cargo bench --bench havannah_iai` (needs `gungraun-runner` of the same version and valgrind).
 
 use std::hint::black_box;
 
 use bitgames::havannah::geometry::Cell;
-use bitgames::havannah::{Game, Outcome, RingRule, Rules, Stones, Wins};
+use bitgames::havannah::{Game, Outcome, Playouts, RingRule, Rules, Stones, Wins};
 use bitgames::rng::Rng;
 use gungraun::{library_benchmark, library_benchmark_group, main};
 
@@ -156,9 +157,54 @@ fn playout_decisive((mut game, mut rng, moves): (Game, Rng, u32)) -> Game {
     game
 }
 
+/// [`empty_s8`] with a `Playouts` whose arrays a first playout has made.
+fn dense_s8(rule: RingRule) -> (Game, Playouts, Rng, Outcome, u32) {
+    let (game, rng, outcome, moves) = empty_s8(rule);
+    let mut playouts = Playouts::new();
+    playouts.random(&game, &mut Rng::new(1));
+    (game, playouts, rng, outcome, moves)
+}
+
+fn dense_official() -> (Game, Playouts, Rng, Outcome, u32) {
+    dense_s8(RingRule::Official)
+}
+
+fn dense_code_jam() -> (Game, Playouts, Rng, Outcome, u32) {
+    dense_s8(RingRule::CodeJam)
+}
+
+// The playout of `playout` on `Playouts`: the same outcome and length.
+#[library_benchmark]
+#[bench::s8_official(setup = dense_official)]
+#[bench::s8_code_jam(setup = dense_code_jam)]
+fn dense_playout(
+    (game, mut playouts, mut rng, outcome, moves): (Game, Playouts, Rng, Outcome, u32),
+) -> Playouts {
+    assert_eq!(
+        black_box(playouts.random(black_box(&game), black_box(&mut rng))),
+        outcome
+    );
+    assert_eq!(playouts.played(), moves as usize);
+    playouts
+}
+
+// The ten playouts of `playout_decisive` on `Playouts`.
+#[library_benchmark]
+#[bench::s8_ten(setup = decisive_s8)]
+fn dense_playout_decisive((game, mut rng, moves): (Game, Rng, u32)) -> Playouts {
+    let mut playouts = Playouts::new();
+    let mut total = 0;
+    for _ in 0..DECISIVE {
+        black_box(playouts.decisive(black_box(&game), black_box(&mut rng)));
+        total += playouts.played() as u32;
+    }
+    assert_eq!(total, moves);
+    playouts
+}
+
 library_benchmark_group!(
     name = havannah;
-    benchmarks = play, playout, playout_decisive
+    benchmarks = play, playout, playout_decisive, dense_playout, dense_playout_decisive
 );
 
 main!(library_benchmark_groups = havannah);

@@ -36,8 +36,8 @@ pub const DENSE_MAX_SIDE: u32 = 127;
 /// [`Playouts::moves`] lists the moves of the last playout.
 ///
 /// On boards up to side [`DENSE_MAX_SIDE`] the playout runs on the engine's own dense arrays
-/// (no undo log, no hash, path halving in the union-find), several times faster than playing
-/// the moves on the [`Game`]; on larger boards on a kept copy of the game. Either way the moves
+/// (no undo log, no hash, path halving in the union-find), about twice as fast as playing the
+/// moves on the [`Game`] (BENCHMARKS.md); on larger boards on a kept copy of the game. Either way the moves
 /// and the outcome are exactly those of [`Game::playout`] / [`Game::playout_decisive`] on a
 /// copy of the game with the same generator. Nothing allocates once the arrays have grown to
 /// the board's size; the engine may be reused for any board, the geometry is rebuilt when the
