@@ -4,12 +4,16 @@
 //! turn; the cell played, and every cell after an undo, a swap and at the end);
 //! a refused move must leave the game unchanged, and after an undo the game must equal a replay
 //! of its history from an empty board. At the end, `winning_cell` must find
-//! a win for each colour exactly when trying every empty cell with `wins_with` finds one.
+//! a win for each colour exactly when trying every empty cell with `wins_with` finds one, and
+//! `Playouts` (random and decisive) from the final position must play the moves and reach the
+//! outcome of the game's own playouts with the same generator, an outcome the reference
+//! confirms by replaying those moves.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use bitgames::havannah::reference::Reference;
-use bitgames::havannah::{Color, Game, RingRule, Rules};
+use bitgames::havannah::{Color, Game, Move, Playouts, RingRule, Rules};
+use bitgames::rng::Rng;
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Debug, Arbitrary)]
@@ -24,6 +28,7 @@ struct Input {
     side: u8,
     code_jam: bool,
     swap: bool,
+    seed: u64,
     steps: Vec<Step>,
 }
 
@@ -107,5 +112,31 @@ fuzz_target!(|input: Input| {
                 "winning_cell missed {wins:?} for {color:?}"
             ),
         }
+    }
+    let mut playouts = Playouts::new();
+    for decisive in [false, true] {
+        let mut copy = game.clone();
+        let expected = if decisive {
+            copy.playout_decisive(&mut Rng::new(input.seed))
+        } else {
+            copy.playout(&mut Rng::new(input.seed))
+        };
+        let outcome = if decisive {
+            playouts.decisive(&game, &mut Rng::new(input.seed))
+        } else {
+            playouts.random(&game, &mut Rng::new(input.seed))
+        };
+        assert_eq!(outcome, expected, "decisive: {decisive}");
+        let moves: Vec<Move> = playouts.moves().collect();
+        let played: Vec<Move> = copy.history().skip(game.moves_played() as usize).collect();
+        assert_eq!(moves, played);
+        let mut replay = slow.clone();
+        for m in &moves {
+            let Move::Place(c) = *m else {
+                unreachable!("playouts place stones")
+            };
+            replay.play(c.x, c.y).unwrap();
+        }
+        assert_eq!(replay.outcome(), Some(outcome));
     }
 });

@@ -109,8 +109,8 @@ impl search::Position for Game {
         Game::playout_decisive(self, rng).into()
     }
 
-    /// On boards up to [`DENSE_MAX_SIDE`], on a kept [`Playouts`]: the game is left as it
-    /// was and the moves go to `moves`. Larger boards play on the game itself.
+    /// On boards up to [`DENSE_MAX_SIDE`], on a kept [`Playouts`](super::Playouts): the game
+    /// is left as it was and the moves go to `moves`. Larger boards play on the game itself.
     fn rollout(
         &mut self,
         policy: Rollout,
