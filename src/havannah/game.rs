@@ -614,9 +614,7 @@ impl Game {
     /// three cells one step further in directions d − 1, d and d + 1.
     #[inline(always)]
     fn fills_a_ring(&self, cell: Cell, color: Color, own: u32) -> bool {
-        // Bit d: neighbours d − 1, d and d + 1 (cyclically) are all own.
-        let rotated = own * 0x1041;
-        let triples = own & (rotated >> 5) & (rotated >> 1) & 0x3f;
+        let triples = triples(own as usize) as u32;
         triples != 0 && self.fills_around(cell, color, triples)
     }
 
@@ -769,17 +767,7 @@ impl Game {
             return outcome;
         }
         let mut empty = self.take_empty_cells();
-        // The newest stone of each colour, White then Black.
-        let mut last = [None, None];
-        for stone in self.stones.iter().rev() {
-            let slot = &mut last[stone.color as usize];
-            if slot.is_none() {
-                *slot = Some(stone.cell);
-            }
-            if last.iter().all(Option::is_some) {
-                break;
-            }
-        }
+        let mut last = self.newest_stones();
         // Set when the last move found no threat of the player now to move next to that
         // player's last stone and did not block one: a stone of the other colour creates no
         // win, so there is still none and the search is skipped. After a block it is redone
@@ -819,6 +807,22 @@ impl Game {
         outcome.unwrap_or(Outcome::Draw)
     }
 
+    /// The newest stone of each colour, White then Black (the decisive playouts look next to
+    /// them).
+    fn newest_stones(&self) -> [Option<Cell>; 2] {
+        let mut last = [None, None];
+        for stone in self.stones.iter().rev() {
+            let slot = &mut last[stone.color as usize];
+            if slot.is_none() {
+                *slot = Some(stone.cell);
+            }
+            if last.iter().all(Option::is_some) {
+                break;
+            }
+        }
+        last
+    }
+
     /// The empty cells, in a list taken from `self.empty` (give it back when done).
     fn take_empty_cells(&mut self) -> Vec<Cell> {
         if self.board_cells.len() as u64 != self.board.cells() {
@@ -841,6 +845,13 @@ impl Game {
         let from = (ply as usize).min(self.history.len());
         out.extend(self.history[from..].iter().map(|r| r.played));
     }
+}
+
+/// Bit d set when neighbours d − 1, d and d + 1 (cyclically) are all in `own`.
+#[inline(always)]
+const fn triples(own: usize) -> usize {
+    let rotated = own * 0x1041;
+    own & (rotated >> 5) & (rotated >> 1) & 0x3f
 }
 
 /// The colour of a stone's slot.

@@ -11,7 +11,7 @@
 //! position and generator both give the same moves and the same outcome (tested).
 
 use super::enclosure::{Enclosure, Kind};
-use super::{ARC_STARTS, Game, OFF_BOARD};
+use super::{ARC_STARTS, Game, OFF_BOARD, triples};
 use crate::havannah::geometry::{Board, Border, Cell, NEIGHBOURS};
 use crate::havannah::{Color, Move, Outcome, RingRule, Wins};
 use crate::rng::Rng;
@@ -219,7 +219,12 @@ impl Playouts {
         let first = game.to_move();
         let ply = game.moves_played();
         let rule = game.rules.ring_rule();
-        let last = newest_stones(game).map(|c| c.map(|c| self.index(c)));
+        // The decisive playouts look next to the newest stone of each colour.
+        let last = if decisive {
+            game.newest_stones().map(|c| c.map(|c| self.index(c)))
+        } else {
+            [None, None]
+        };
         let Playouts {
             board,
             width,
@@ -723,26 +728,4 @@ const fn two_or_more(count: u32) -> u64 {
         k += 1;
     }
     mask
-}
-
-/// Bit d set when neighbours d − 1, d and d + 1 (cyclically) are all in `own`.
-#[inline(always)]
-const fn triples(own: usize) -> usize {
-    let rotated = own * 0x1041;
-    own & (rotated >> 5) & (rotated >> 1) & 0x3f
-}
-
-/// The newest stone of each colour (White, Black) in `game`.
-fn newest_stones(game: &Game) -> [Option<Cell>; 2] {
-    let mut last = [None, None];
-    for stone in game.stones.iter().rev() {
-        let slot = &mut last[stone.color as usize];
-        if slot.is_none() {
-            *slot = Some(stone.cell);
-        }
-        if last.iter().all(Option::is_some) {
-            break;
-        }
-    }
-    last
 }
