@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use super::cube::{Cube, DIRECTIONS, LINES, LIVE_SLOTS, MAX_N, RUNS, SLOTS, STRIDES, bit};
+use super::cube::{
+    Cube, DIRECTIONS, LINES, LIVE_SLOTS, LiveLines, MAX_N, RUNS, SLOTS, STRIDES, bit,
+};
 use super::zobrist;
 use super::{Color, Outcome, Peg, PlayError, SizeError, check_size};
 
@@ -56,7 +58,11 @@ pub struct Game {
     /// Balls on peg `x | y << 3` (from 0).
     pub(super) heights: [u8; 64],
     /// Every line of every direction of each colour as a byte (see [`super::cube::LINES`]).
+    /// Only the lines that can hold a sequence of m ([`LiveLines`]) are kept; the others stay
+    /// 0, except in the judge's scratch game, which marks them all (`drop_ball`).
     pub(super) lines: [[u8; SLOTS]; 2],
+    /// The live lines of each cell for this n and m.
+    pub(super) live: &'static LiveLines,
     /// The pegs played, as `x | y << 3` (from 0).
     pub(super) moves: [u8; MAX_MOVES],
 }
@@ -78,6 +84,7 @@ impl Game {
             threats_valid: false,
             heights: [0; 64],
             lines: [[0; SLOTS]; 2],
+            live: LiveLines::of(n, m),
             moves: [0; MAX_MOVES],
         })
     }
@@ -112,6 +119,7 @@ impl Game {
         self.reset();
         self.n = n as u8;
         self.m = m as u8;
+        self.live = LiveLines::of(n, m);
         Ok(())
     }
 
@@ -280,7 +288,20 @@ impl Game {
         if HASH {
             self.hash ^= zobrist::key(color, b);
         }
-        let win = if self.threats_valid {
+        let win = if !HASH {
+            // The judge's scratch game (`play_unhashed`) keeps no threats and marks every
+            // line: its datasets change n and m all the time, and one table for all sizes
+            // stays in the cache, where a table per size would not. A line shorter than m
+            // never holds a run of m, so the answer is the same; `undo` and `reset` clear
+            // every line.
+            self.threats_valid = false;
+            mark::<true>(
+                &mut self.lines[color],
+                &LINES.slot[b],
+                &LINES.bit[b],
+                &RUNS[usize::from(self.m)],
+            )
+        } else if self.threats_valid {
             let [black, white] = &mut self.lines;
             let (own, other) = if color == 0 {
                 (black, &*white)
@@ -293,12 +314,17 @@ impl Game {
                 &mut self.threats,
                 color,
                 b,
-                self.n,
+                self.live,
                 self.m,
                 |_| {},
             )
         } else {
-            mark::<true>(&mut self.lines[color], b, &RUNS[usize::from(self.m)])
+            mark::<true>(
+                &mut self.lines[color],
+                &self.live.slot[b],
+                &self.live.bit[b],
+                &RUNS[usize::from(self.m)],
+            )
         };
         self.outcome = if win {
             Some(Outcome::Win {
@@ -325,6 +351,7 @@ impl Game {
         self.heights[usize::from(peg)] = z;
         let b = usize::from(bit(u32::from(peg), u32::from(peg >> 3), u32::from(z)));
         self.hash ^= zobrist::key(color, b);
+        // Every line, live or not: the judge's scratch game marks them all (see `drop_ball`).
         let (slots, bits) = (&LINES.slot[b], &LINES.bit[b]);
         for d in 0..13 {
             self.lines[color][usize::from(slots[d]) & (SLOTS - 1)] &= !bits[d];
@@ -466,18 +493,24 @@ fn peg_of(p: u8) -> Peg {
     Peg::new(u32::from(p & 7) + 1, u32::from(p >> 3) + 1)
 }
 
-/// Records a ball at cell bit `b` (a cell of the board) in its colour's line bytes `lines`,
-/// and, when `CHECK` (else the answer is `false`), says whether it completes a run of `runs`'
-/// length through itself: O(13), one byte per direction.
+/// Records a ball in its colour's line bytes `lines`: its lines' `slots` and its `bits` in
+/// them (a cell's row of [`LiveLines`] or of [`LINES`]), and, when `CHECK` (else the answer
+/// is `false`), says whether it completes a run of `runs`' length through itself: O(13), one
+/// byte per direction (the lanes past a cell's live lines OR 0 into [`super::cube::DEAD`],
+/// cheaper than a branch).
 #[inline(always)]
-pub(super) fn mark<const CHECK: bool>(lines: &mut [u8; SLOTS], b: usize, runs: &[u8; 256]) -> bool {
-    let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
+pub(super) fn mark<const CHECK: bool>(
+    lines: &mut [u8; SLOTS],
+    slots: &[u16; 16],
+    bits: &[u8; 16],
+    runs: &[u8; 256],
+) -> bool {
     let mut win = 0;
     for d in 0..13 {
         let slot = usize::from(slots[d]);
         debug_assert!(slot < SLOTS);
-        // SAFETY: every slot of `LINES` is below `SLOTS`, asserted for the whole table when it
-        // is built at compile time (cube.rs).
+        // SAFETY: every slot of `LINES`, and so of `live`, is below `SLOTS`, asserted for the
+        // whole table when it is built at compile time (cube.rs).
         let line = unsafe { lines.get_unchecked_mut(slot) };
         let v = *line | bits[d];
         *line = v;
@@ -503,30 +536,40 @@ pub(super) fn mark_with_threats(
     threats: &mut [Cube; 2],
     color: usize,
     b: usize,
-    n: u8,
+    live: &LiveLines,
     m: u8,
     added: impl FnMut(usize),
 ) -> bool {
     let (word, bit) = ((b >> 6) & 7, 1u64 << (b & 63));
     threats[0].0[word] &= !bit;
     threats[1].0[word] &= !bit;
-    let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
+    let (slots, bits) = (&live.slot[b & 511], &live.bit[b & 511]);
     let table = &WIN_OR_THREATS[usize::from(m) & 15];
     // Bit 8: a run of m; bits 0..8: a new threat on some line.
     let mut found = 0;
-    for d in 0..13 {
+    let mut line = |d: usize| {
         let slot = usize::from(slots[d]) & (SLOTS - 1);
         let v = own[slot] | bits[d];
         own[slot] = v;
         found |= table[usize::from(v)] & !u16::from(other[slot]);
+    };
+    // The same number of lanes on every ball (the ones past the live lines OR 0 into `DEAD`,
+    // whose look-up is 0 for m ≥ 2 and at worst a needless pass for m = 1), then the rest
+    // of the live lines of the few cells that have more.
+    let (common, count) = (usize::from(live.common), usize::from(live.count[b & 511]));
+    for d in 0..common.min(13) {
+        line(d);
+    }
+    for d in common..count.min(13) {
+        line(d);
     }
     if found & 0xff != 0 {
-        mark_new_threats(own, other, threats, color, b, n, m, added);
+        mark_new_threats(own, other, threats, color, b, live, m, added);
     }
     found >> 8 != 0
 }
 
-/// The new threats of `color` on the 13 lines through cell bit `b` (its ball recorded in
+/// The new threats of `color` on the live lines through cell bit `b` (its ball recorded in
 /// `own`), on the board: set in `threats[color]` and given to `added`.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
@@ -536,24 +579,25 @@ fn mark_new_threats(
     threats: &mut [Cube; 2],
     color: usize,
     b: usize,
-    n: u8,
+    live: &LiveLines,
     m: u8,
     mut added: impl FnMut(usize),
 ) {
-    let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
+    let b = b & 511;
+    let (slots, bits, dirs) = (&live.slot[b], &live.bit[b], &live.dir[b]);
     let new_threats = &NEW_THREATS[usize::from(m) & 15];
-    for d in 0..13 {
-        let slot = usize::from(slots[d]) & (SLOTS - 1);
+    let n = usize::from(live.n);
+    for k in 0..usize::from(live.count[b]).min(13) {
+        let slot = usize::from(slots[k]) & (SLOTS - 1);
         let mut t = new_threats[usize::from(own[slot])] & !other[slot];
         if t != 0 {
-            let at = bits[d].trailing_zeros() as i32;
+            let at = bits[k].trailing_zeros() as i32;
+            let stride = STRIDES[usize::from(dirs[k]) % 13] as i32;
             while t != 0 {
                 let p = t.trailing_zeros() as i32;
                 t &= t - 1;
-                let cell = (b as i32 + (p - at) * STRIDES[d] as i32) as usize & 511;
-                let on_board = (cell & 7) < usize::from(n)
-                    && (cell >> 3 & 7) < usize::from(n)
-                    && (cell >> 6) < usize::from(n);
+                let cell = (b as i32 + (p - at) * stride) as usize & 511;
+                let on_board = (cell & 7) < n && (cell >> 3 & 7) < n && (cell >> 6) < n;
                 if on_board {
                     threats[color & 1].0[cell >> 6] |= 1 << (cell & 63);
                     added(cell);
@@ -660,6 +704,76 @@ impl fmt::Debug for Game {
 #[cfg(test)]
 mod tests {
     use super::Game;
+    use crate::rng::Rng;
+    use crate::sequence::cube::{DIRECTIONS, SLOTS};
+
+    /// The line bytes a game should hold, from its balls alone: every ball in each of its
+    /// directions whose line has m cells or more on the board, walked cell by cell.
+    fn expected_lines(game: &Game) -> [[u8; SLOTS]; 2] {
+        let (n, m) = (game.n() as i32, game.m() as usize);
+        let on = |c: [i32; 3]| c.iter().all(|&c| (0..n).contains(&c));
+        let mut lines = [[0; SLOTS]; 2];
+        for (color, cube) in [
+            game.cube(super::Color::Black),
+            game.cube(super::Color::White),
+        ]
+        .iter()
+        .enumerate()
+        {
+            for b in 0..512usize {
+                if cube.0[b >> 6] >> (b & 63) & 1 == 0 {
+                    continue;
+                }
+                let cell = [(b & 7) as i32, (b >> 3 & 7) as i32, (b >> 6) as i32];
+                for (d, &(dx, dy, dz)) in DIRECTIONS.iter().enumerate() {
+                    let step = [i32::from(dx), i32::from(dy), i32::from(dz)];
+                    let cells = (-7..=7)
+                        .filter(|&i| on(std::array::from_fn(|a| cell[a] + i * step[a])))
+                        .count();
+                    if cells >= m {
+                        let table = &super::super::cube::LINES;
+                        lines[color][usize::from(table.slot[b][d])] |= table.bit[b][d];
+                    }
+                }
+            }
+        }
+        lines
+    }
+
+    /// Play, undo, both playouts and rewinding keep exactly the live lines' bytes, the others
+    /// at zero, on every size.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn line_bytes_hold_the_balls_of_the_live_lines_only() {
+        let mut rng = Rng::new(17);
+        for n in 1..=7 {
+            for m in 1..=n {
+                for round in 0..6 {
+                    let mut game = Game::new(n, m).unwrap();
+                    for _ in 0..rng.below(n * n) {
+                        let (x, y) = (rng.below(n) + 1, rng.below(n) + 1);
+                        if game.play(x, y).is_err() {
+                            break;
+                        }
+                        assert!(game.lines == expected_lines(&game), "n {n} m {m} play");
+                    }
+                    let root = game.clone();
+                    if round % 2 == 0 {
+                        game.playout_decisive(&mut rng);
+                    } else {
+                        game.playout(&mut rng);
+                    }
+                    assert!(game.lines == expected_lines(&game), "n {n} m {m} playout");
+                    for _ in 0..3.min(game.moves_played() - root.moves_played()) {
+                        game.undo();
+                        assert!(game.lines == expected_lines(&game), "n {n} m {m} undo");
+                    }
+                    game.rewind_to(&root);
+                    assert!(game == root, "n {n} m {m} rewind");
+                }
+            }
+        }
+    }
 
     #[test]
     fn reset_restores_the_hash_after_unhashed_play() {

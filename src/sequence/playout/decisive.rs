@@ -46,6 +46,7 @@ impl Game {
         let mut threats = self.threats;
         let mut next = self.playable();
         let n = self.n;
+        let live = self.live;
         let area = u64::from(n).pow(2);
         let cells = usize::from(n).pow(3);
         let pegs = &PEGS[usize::from(n)];
@@ -93,7 +94,7 @@ impl Game {
             };
             let heights = &self.heights;
             let mut new_playable = 0;
-            let won = mark_with_threats(own, other, &mut threats, c, b, n, self.m, |cell| {
+            let won = mark_with_threats(own, other, &mut threats, c, b, live, self.m, |cell| {
                 if usize::from(heights[cell & 63]) == cell >> 6 {
                     new_playable |= 1 << (cell & 63);
                 }

@@ -5,7 +5,7 @@ mod decisive;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
 
-use super::cube::{MAX_N, RUNS, SLOTS};
+use super::cube::{LiveLines, MAX_N, RUNS, SLOTS};
 use super::game::{Game, MAX_MOVES, mark};
 use super::zobrist;
 use super::{Color, Outcome};
@@ -55,12 +55,13 @@ impl Game {
 
 /// How the playout records a ball in its colour's line bytes and tests it for a run.
 pub(super) trait Recorder: Copy {
-    /// Records a ball at cell bit `b` (a cell of the board) in `lines` and, when `CHECK` (else
-    /// the answer is `false`), says whether it completes a run of m through itself (`runs` is
-    /// `RUNS[m]`, `steps` the SSE form of the same test).
+    /// Records a ball at cell bit `b` (a cell of the board) in the live lines of `lines` and,
+    /// when `CHECK` (else the answer is `false`), says whether it completes a run of m through
+    /// itself (`runs` is `RUNS[m]`, `steps` the SSE form of the same test).
     fn mark<const CHECK: bool>(
         self,
         lines: &mut [u8; SLOTS],
+        live: &LiveLines,
         b: usize,
         runs: &[u8; 256],
         steps: &RunSteps,
@@ -76,11 +77,12 @@ impl Recorder for Portable {
     fn mark<const CHECK: bool>(
         self,
         lines: &mut [u8; SLOTS],
+        live: &LiveLines,
         b: usize,
         runs: &[u8; 256],
         _: &RunSteps,
     ) -> bool {
-        mark::<CHECK>(lines, b, runs)
+        mark::<CHECK>(lines, &live.slot[b & 511], &live.bit[b & 511], runs)
     }
 }
 
@@ -98,6 +100,7 @@ pub(super) fn run<R: Recorder>(game: &mut Game, rng: &mut Rng, recorder: R) -> O
         cells: usize::from(game.n).pow(3),
         pegs: &PEGS[usize::from(game.n)],
         runs: &RUNS[usize::from(game.m)],
+        live: game.live,
         steps: &RUN_STEPS[usize::from(game.m)],
         len: usize::from(game.len),
         recorder,
@@ -238,6 +241,7 @@ struct Playout<'a, R> {
     cells: usize,
     pegs: &'a [u8; 64],
     runs: &'a [u8; 256],
+    live: &'a LiveLines,
     steps: &'a RunSteps,
     len: usize,
     recorder: R,
@@ -264,7 +268,8 @@ impl<R: Recorder> Playout<'_, R> {
         self.len += 1;
         let b = peg | usize::from(z) << 6;
         self.hash ^= zobrist::key(self.len & 1 ^ 1, b);
-        self.recorder.mark::<CHECK>(lines, b, self.runs, self.steps)
+        self.recorder
+            .mark::<CHECK>(lines, self.live, b, self.runs, self.steps)
     }
 
     /// A uniformly random open peg, after the first choice found a full one: rejection sampling

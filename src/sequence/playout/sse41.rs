@@ -6,7 +6,7 @@ use std::arch::x86_64::*;
 
 use super::{Recorder, run};
 use crate::rng::Rng;
-use crate::sequence::cube::{LINES, SLOTS};
+use crate::sequence::cube::{LiveLines, SLOTS};
 use crate::sequence::{Game, Outcome};
 use crate::simd::x86::Sse41;
 
@@ -30,12 +30,13 @@ impl Recorder for SseRecorder {
     fn mark<const CHECK: bool>(
         self,
         lines: &mut [u8; SLOTS],
+        live: &LiveLines,
         b: usize,
         _: &[u8; 256],
         steps: &RunSteps,
     ) -> bool {
         // SAFETY: `self.0` exists, so the CPU has SSE4.1.
-        unsafe { mark::<CHECK>(lines, b, steps) }
+        unsafe { mark::<CHECK>(lines, live, b, steps) }
     }
 }
 
@@ -88,8 +89,15 @@ pub(crate) static RUN_STEPS: [RunSteps; 9] = {
 /// when `CHECK`, says whether it completes a run of the length `steps` test for.
 #[inline]
 #[target_feature(enable = "sse4.1")]
-pub(super) fn mark<const CHECK: bool>(lines: &mut [u8; SLOTS], b: usize, steps: &RunSteps) -> bool {
-    let (slots, bits) = (&LINES.slot[b & 511], &LINES.bit[b & 511]);
+pub(super) fn mark<const CHECK: bool>(
+    lines: &mut [u8; SLOTS],
+    live: &LiveLines,
+    b: usize,
+    steps: &RunSteps,
+) -> bool {
+    // The lanes past the cell's live lines read and write [`DEAD`](crate::sequence::cube::DEAD),
+    // which stays 0: their bits are 0.
+    let (slots, bits) = (&live.slot[b & 511], &live.bit[b & 511]);
     let slot = |d: usize| usize::from(slots[d]) & (SLOTS - 1);
     // Two registers of alternate lanes, for two short dependency chains instead of one long.
     let (mut even, mut odd) = (_mm_setzero_si128(), _mm_setzero_si128());
