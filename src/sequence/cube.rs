@@ -401,6 +401,17 @@ pub(crate) struct LiveLines {
 }
 
 impl LiveLines {
+    /// The lanes a loop over the live lines takes as a constant, at least [`Self::common`]:
+    /// 4, 7, 10 or 13.
+    pub(crate) fn lanes(&self) -> usize {
+        match self.common {
+            0..=4 => 4,
+            5..=7 => 7,
+            8..=10 => 10,
+            _ => 13,
+        }
+    }
+
     /// The table for a side-n board and sequences of m (`1 ≤ m ≤ n ≤ 7`), built on first use
     /// (about 25 KB each) and kept for the life of the program.
     pub(crate) fn of(n: u32, m: u32) -> &'static LiveLines {

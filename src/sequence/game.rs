@@ -302,13 +302,17 @@ impl Game {
                 &RUNS[usize::from(self.m)],
             )
         } else if self.threats_valid {
+            // The cell is no longer empty: no threat of either colour.
+            let (word, bit) = (b >> 6, 1u64 << (b & 63));
+            self.threats[0].0[word] &= !bit;
+            self.threats[1].0[word] &= !bit;
             let [black, white] = &mut self.lines;
             let (own, other) = if color == 0 {
                 (black, &*white)
             } else {
                 (white, &*black)
             };
-            mark_with_threats(
+            mark_with_threats::<4>(
                 own,
                 other,
                 &mut self.threats,
@@ -521,16 +525,18 @@ pub(super) fn mark<const CHECK: bool>(
     win != 0
 }
 
-/// Records a ball of colour `color` (0 Black) at cell bit `b` in its line bytes `own`, as
-/// [`mark`] does, and updates both colours' threats (`other`: the other colour's line bytes):
-/// the cell is no longer empty, and the lines through it may hold new threats of `color`.
-/// Returns whether the ball completes a run of m, and calls `added` with each new threat's
-/// cell bit. One branch-free pass over the 13 lines, one table look-up each for the win and
-/// the new threats ([`WIN_OR_THREATS`]); the cells of the threats, which few balls make,
-/// after it.
+/// Records a ball of colour `color` (0 Black) at cell bit `b` in its live line bytes `own`,
+/// as [`mark`] does, and adds its new threats to `threats[color]` (`other`: the other
+/// colour's line bytes): the lines through it may hold new threats of `color`. The caller
+/// takes the cell out of both colours' threats, now or (a playout) at the end. Returns
+/// whether the ball completes a run of m, and calls `added` with each new threat's cell bit.
+/// One branch-free pass over `LANES` lanes (best [`LiveLines::lanes`], so that most cells
+/// need no more), one table look-up each for the win and the new threats
+/// ([`WIN_OR_THREATS`]); the cells' other live lines after them; the cells of the threats,
+/// which few balls make, last.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn mark_with_threats(
+pub(super) fn mark_with_threats<const LANES: usize>(
     own: &mut [u8; SLOTS],
     other: &[u8; SLOTS],
     threats: &mut [Cube; 2],
@@ -540,9 +546,6 @@ pub(super) fn mark_with_threats(
     m: u8,
     added: impl FnMut(usize),
 ) -> bool {
-    let (word, bit) = ((b >> 6) & 7, 1u64 << (b & 63));
-    threats[0].0[word] &= !bit;
-    threats[1].0[word] &= !bit;
     let (slots, bits) = (&live.slot[b & 511], &live.bit[b & 511]);
     let table = &WIN_OR_THREATS[usize::from(m) & 15];
     // Bit 8: a run of m; bits 0..8: a new threat on some line.
@@ -556,11 +559,11 @@ pub(super) fn mark_with_threats(
     // The same number of lanes on every ball (the ones past the live lines OR 0 into `DEAD`,
     // whose look-up is 0 for m ≥ 2 and at worst a needless pass for m = 1), then the rest
     // of the live lines of the few cells that have more.
-    let (common, count) = (usize::from(live.common), usize::from(live.count[b & 511]));
-    for d in 0..common.min(13) {
+    let count = usize::from(live.count[b & 511]);
+    for d in 0..LANES.min(13) {
         line(d);
     }
-    for d in common..count.min(13) {
+    for d in LANES..count.min(13) {
         line(d);
     }
     if found & 0xff != 0 {

@@ -3,18 +3,9 @@
 
 use super::{Game, OpenPegs, PEGS, zobrist};
 use crate::rng::Rng;
-use crate::sequence::cube::Cube;
-use crate::sequence::game::mark_with_threats;
+use crate::sequence::cube::{Cube, LiveLines, SLOTS};
+use crate::sequence::game::{MAX_MOVES, mark_with_threats};
 use crate::sequence::{Color, Outcome};
-
-/// The lowest cell bit of a non-empty cube.
-#[inline]
-fn first_cell(cube: &Cube) -> Option<usize> {
-    cube.0
-        .iter()
-        .position(|&w| w != 0)
-        .map(|z| z << 6 | cube.0[z].trailing_zeros() as usize)
-}
 
 impl Game {
     /// Plays until the game is decided and returns the outcome, like [`Game::playout`], but
@@ -43,77 +34,51 @@ impl Game {
             return outcome;
         }
         self.cache_threats();
-        let mut threats = self.threats;
-        let mut next = self.playable();
+        let next = self.playable();
         let n = self.n;
-        let live = self.live;
-        let area = u64::from(n).pow(2);
-        let cells = usize::from(n).pow(3);
-        let pegs = &PEGS[usize::from(n)];
-        let mut len = usize::from(self.len);
+        let area = usize::from(n).pow(2);
+        let heights = &self.heights;
         // The open pegs, in peg order at first, each one's place in the list kept so that a
         // peg that fills is swapped out for the last: a random peg is one number and one load.
-        let heights = &self.heights;
-        let mut open = OpenPegs::new(&pegs[..area as usize], |peg| heights[usize::from(peg)] < n);
+        let open = OpenPegs::new(&PEGS[usize::from(n)][..area], |peg| {
+            heights[usize::from(peg)] < n
+        });
         // Per colour, the pegs whose next cell is a threat of that colour, kept from ball to
         // ball: most moves have none, and then neither cube needs a look.
         let fold = |cube: Cube| cube.0.iter().fold(0, |pegs, &layer| pegs | layer);
-        let mut playable = [fold(threats[0].and(next)), fold(threats[1].and(next))];
-        let won = loop {
-            let c = len & 1;
-            let found = if playable[0] | playable[1] != 0 {
-                // The lowest cell, not the lowest peg: the order `SmallGame` follows.
-                first_cell(&threats[c].and(next)).or_else(|| first_cell(&threats[c ^ 1].and(next)))
-            } else {
-                None
-            };
-            let b = match found {
-                Some(b) => b,
-                None => {
-                    let peg = open.pick(rng.next_u64() as u32);
-                    peg | usize::from(self.heights[peg]) << 6
-                }
-            };
-            let (peg, z) = (b & 63, b >> 6);
-            self.heights[peg] = z as u8 + 1;
-            self.moves[len] = peg as u8;
-            len += 1;
-            self.hash ^= zobrist::key(c, b);
-            let (word, bit) = (b >> 6, 1u64 << (b & 63));
-            next.0[word] &= !bit;
-            if z + 1 < usize::from(n) {
-                next.0[word + 1] |= bit;
-            } else {
-                open.remove(peg);
-            }
-            let [black, white] = &mut self.lines;
-            let (own, other) = if c == 0 {
-                (black, &*white)
-            } else {
-                (white, &*black)
-            };
-            let heights = &self.heights;
-            let mut new_playable = 0;
-            let won = mark_with_threats(own, other, &mut threats, c, b, live, self.m, |cell| {
-                if usize::from(heights[cell & 63]) == cell >> 6 {
-                    new_playable |= 1 << (cell & 63);
-                }
-            });
-            // The peg played: its next cell, if it has one, is a threat of either colour or not.
-            let above = u64::from(z + 1 < usize::from(n));
-            playable[c] |= new_playable;
-            for (mask, cube) in playable.iter_mut().zip(&threats) {
-                let threat = cube.0[(word + 1) & 7] >> peg & above;
-                *mask = *mask & !(1 << peg) | threat << peg;
-            }
-            if won {
-                break true;
-            }
-            if len == cells {
-                break false;
-            }
+        let playable = [
+            fold(self.threats[0].and(next)),
+            fold(self.threats[1].and(next)),
+        ];
+        let [black, white] = &mut self.lines;
+        let mut p = Decisive {
+            n,
+            m: self.m,
+            cells: usize::from(n).pow(3),
+            len: usize::from(self.len),
+            live: self.live,
+            heights: &mut self.heights,
+            moves: &mut self.moves,
+            hash: self.hash,
+            threats: self.threats,
+            playable,
+            open,
         };
+        let won = match self.live.lanes() {
+            4 => p.run::<4>(black, white, rng),
+            7 => p.run::<7>(black, white, rng),
+            10 => p.run::<10>(black, white, rng),
+            _ => p.run::<13>(black, white, rng),
+        };
+        let (len, hash, mut threats) = (p.len, p.hash, p.threats);
         self.len = len as u16;
+        self.hash = hash;
+        // The steps leave the cells they fill in the threat cubes (every read of them looks
+        // at empty cells only): cleared here, once.
+        let occupied = self.cube(Color::Black).or(self.cube(Color::White));
+        for cube in &mut threats {
+            *cube = cube.minus(occupied);
+        }
         self.threats = threats;
         let outcome = if won {
             Outcome::Win {
@@ -125,6 +90,133 @@ impl Game {
         };
         self.outcome = Some(outcome);
         outcome
+    }
+}
+
+/// The state of [`Game::playout_decisive`]'s loop, held in locals.
+struct Decisive<'a> {
+    n: u8,
+    m: u8,
+    /// n³, the number of cells.
+    cells: usize,
+    len: usize,
+    live: &'a LiveLines,
+    heights: &'a mut [u8; 64],
+    moves: &'a mut [u8; MAX_MOVES],
+    hash: u64,
+    /// Each colour's threats, and (not cleared until the end) cells filled since the start.
+    threats: [Cube; 2],
+    /// Per colour, the pegs whose next cell is a threat of that colour: exact after every
+    /// ball.
+    playable: [u64; 2],
+    open: OpenPegs,
+}
+
+impl Decisive<'_> {
+    /// Black and White in turn until the game is decided, each step with its colour fixed
+    /// and `LANES` lines a ball done without a test; whether it was won.
+    #[inline(always)]
+    fn run<const LANES: usize>(
+        &mut self,
+        black: &mut [u8; SLOTS],
+        white: &mut [u8; SLOTS],
+        rng: &mut Rng,
+    ) -> bool {
+        if self.len & 1 == 1
+            && let Some(won) = self.step::<1, LANES>(white, black, rng)
+        {
+            return won;
+        }
+        loop {
+            if let Some(won) = self.step::<0, LANES>(black, white, rng) {
+                return won;
+            }
+            if let Some(won) = self.step::<1, LANES>(white, black, rng) {
+                return won;
+            }
+        }
+    }
+
+    /// The lowest next cell of the pegs `pegs` (not empty): the lowest cell, not the lowest
+    /// peg, the order `SmallGame` follows.
+    #[inline(always)]
+    fn lowest_cell(&self, mut pegs: u64) -> usize {
+        let mut best = usize::MAX;
+        while pegs != 0 {
+            let peg = pegs.trailing_zeros() as usize;
+            pegs &= pegs - 1;
+            best = best.min(usize::from(self.heights[peg & 63]) << 6 | peg);
+        }
+        best
+    }
+
+    /// Plays one ball of colour `C` (0 Black), whose line bytes are `own` (`other`: the other
+    /// colour's): a win if it can, else a block, else a random open peg. `Some(won)` when the
+    /// game is decided (a win, or a draw on the full board).
+    #[inline(always)]
+    fn step<const C: usize, const LANES: usize>(
+        &mut self,
+        own: &mut [u8; SLOTS],
+        other: &[u8; SLOTS],
+        rng: &mut Rng,
+    ) -> Option<bool> {
+        let b = if self.playable[0] | self.playable[1] != 0 {
+            let pegs = if self.playable[C] != 0 {
+                self.playable[C]
+            } else {
+                self.playable[C ^ 1]
+            };
+            self.lowest_cell(pegs)
+        } else {
+            let peg = self.open.pick(rng.next_u64() as u32);
+            peg | usize::from(self.heights[peg]) << 6
+        };
+        let (peg, z) = (b & 63, b >> 6);
+        self.heights[peg] = z as u8 + 1;
+        self.moves[self.len] = peg as u8;
+        self.len += 1;
+        self.hash ^= zobrist::key(C, b);
+        let above = z + 1 < usize::from(self.n);
+        if !above {
+            self.open.remove(peg);
+        }
+        let heights = &*self.heights;
+        let mut new_playable = 0;
+        let won = mark_with_threats::<LANES>(
+            own,
+            other,
+            &mut self.threats,
+            C,
+            b,
+            self.live,
+            self.m,
+            |cell| {
+                if usize::from(heights[cell & 63]) == cell >> 6 {
+                    new_playable |= 1 << (cell & 63);
+                }
+            },
+        );
+        // The peg played: its next cell, if it has one, is a threat of either colour or not.
+        // Mostly neither, and the peg was in neither mask: then nothing changes.
+        self.playable[C] |= new_playable;
+        let word = (z + 1) & 7;
+        let above = u64::from(above);
+        let (black, white) = (
+            self.threats[0].0[word] >> peg & above,
+            self.threats[1].0[word] >> peg & above,
+        );
+        if (black | white) != 0 || (self.playable[0] | self.playable[1]) >> peg & 1 != 0 {
+            let clear = !(1 << peg);
+            self.playable[0] = self.playable[0] & clear | black << peg;
+            self.playable[1] = self.playable[1] & clear | white << peg;
+        }
+        if won {
+            Some(true)
+        } else if self.len == self.cells {
+            Some(false)
+        } else {
+            None
+        }
     }
 }
 
