@@ -618,7 +618,7 @@ proptest! {
 
 /// `Playouts` against the game's own playouts (its reference): from the same position with
 /// the same generator, the same moves and the same outcome, random and decisive, both ring
-/// rules; and the game it read is unchanged.
+/// rules. (`Playouts` reads the game through `&Game`, so it cannot change it.)
 fn playouts_agree(start: &Game, seed: u64, playouts: &mut Playouts) -> Result<(), TestCaseError> {
     for decisive in [false, true] {
         let mut game = start.clone();
@@ -640,7 +640,6 @@ fn playouts_agree(start: &Game, seed: u64, playouts: &mut Playouts) -> Result<()
         prop_assert_eq!(playouts.moves().collect::<Vec<_>>(), moves);
         // Both generators drew the same numbers.
         prop_assert_eq!(fast_rng.next_u64(), rng.next_u64());
-        prop_assert_eq!(&replayed(start), start);
     }
     Ok(())
 }
