@@ -554,7 +554,10 @@ pub(super) fn mark_with_threats<const LANES: usize>(
         let slot = usize::from(slots[d]) & (SLOTS - 1);
         let v = own[slot] | bits[d];
         own[slot] = v;
-        found |= table[usize::from(v)] & !u16::from(other[slot]);
+        // The other colour's balls are not looked at here: a line they block may still show
+        // a threat in the low byte, and the pass for the threats' cells, which does look,
+        // then finds none. Such lines are few; the look-ups saved are on every ball.
+        found |= table[usize::from(v)];
     };
     // The same number of lanes on every ball (the ones past the live lines OR 0 into `DEAD`,
     // whose look-up is 0 for m ≥ 2 and at worst a needless pass for m = 1), then the rest
