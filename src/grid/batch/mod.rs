@@ -11,7 +11,7 @@
 //!
 //! [`Best::choose`] chooses the kernel at run time: on x86-64 with AVX-512 VBMI2 the AVX-512
 //! tokenizer and the hand-written move ([`x86_64::GridAvx512`]), with AVX2 the AVX2 tokenizer
-//! and the portable move compiled for AVX2 and BMI ([`x86_64::GridAvx2`]), elsewhere the
+//! and the hand-written move's AVX2 form ([`x86_64::GridAvx2`]), elsewhere the
 //! portable tokenizer (SWAR) and move ([`Portable`]). The portable kernel is the
 //! specification the tests hold the others to.
 //!
@@ -156,7 +156,7 @@ pub(crate) enum Best {
     /// AVX-512 (with VBMI, VBMI2, BMI2 and LZCNT): its tokenizer and hand-written move.
     #[cfg(target_arch = "x86_64")]
     Avx512(x86_64::GridAvx512),
-    /// AVX2 (with BMI2 and LZCNT): its tokenizer and the portable move compiled for it.
+    /// AVX2 (with BMI2 and LZCNT): its tokenizer and the AVX2 form of the hand-written move.
     #[cfg(target_arch = "x86_64")]
     Avx2(x86_64::GridAvx2),
     /// The portable kernel.

@@ -1,6 +1,8 @@
 //! The grid judge's fast path on x86-64: with AVX-512, the window tokenizer of
 //! [`crate::input::window`] and the move written out in assembly; with AVX2, the AVX2
-//! tokenizer and the portable move compiled for AVX2, BMI and LZCNT.
+//! tokenizer and the same move in its AVX2 form (only the vertical marking differs). Both are
+//! compared word for word with the portable move ([`Board::cut`]) after every move in the
+//! tests.
 
 use super::{Kernel, Work};
 use crate::grid::board::Board;
@@ -135,15 +137,17 @@ impl Kernel for GridAvx2 {
         window::x86_64::tokenize_avx2(self.0, window, tokens);
     }
 
-    /// The portable move ([`super::Portable`]), here compiled for AVX2, BMI and LZCNT.
+    /// `grid_move!` in its AVX2 form.
     #[inline(always)]
     fn play_moves(self, grid: &mut Board, moves: &[u16]) -> bool {
-        super::Portable.play_moves(grid, moves)
+        // SAFETY: `self` exists, so the CPU has AVX2, BMI1, BMI2 and LZCNT.
+        unsafe { play_moves_avx2(grid, moves) }
     }
 
     #[inline(always)]
     fn play_pair(self, grids: [&mut Board; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
-        super::Portable.play_pair(grids, moves)
+        // SAFETY: as for `play_moves`.
+        unsafe { play_pair_avx2(grids, moves) }
     }
 }
 
@@ -193,11 +197,13 @@ const SQ: usize = std::mem::offset_of!(MoveTables, square);
 const ONE: usize = BLO + 8;
 const LANE: usize = std::mem::offset_of!(MoveTables, lane);
 const HALF: usize = std::mem::offset_of!(MoveTables, half);
+const REL: usize = std::mem::offset_of!(MoveTables, rel);
 const ONES: usize = 64 * 8;
 const _: () = assert!(
     LINE_WORDS >= MAX_SIDE + 16
         && std::mem::offset_of!(MoveTables, lo) == 0
         && std::mem::align_of::<Board>() >= 64
+        && REL.is_multiple_of(32)
 );
 
 /// The masks and the Grundy table the hand-written move reads, at fixed offsets from one
@@ -218,6 +224,9 @@ struct MoveTables {
     lane: [u16; 128],
     /// The offset of the row words' half holding column `y`: 0, or [`RHI`] from 64 on.
     half: [u32; 128],
+    /// The rows of four groups of four from a group's start, 0 to 15: the AVX2 move's lanes
+    /// (`rel[k][l] = 4k + l`), compared with the rectangle's top and bottom.
+    rel: [[i64; 4]; 4],
     /// The Grundy values, 256 × 256: a copy of [`crate::grid::grundy`]'s padded table, here
     /// so that one register reaches every table.
     square: [[u8; 256]; 256],
@@ -231,6 +240,7 @@ static MOVE_TABLES: MoveTables = {
         bit_hi: [0; 136],
         lane: [0; 128],
         half: [0; 128],
+        rel: [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]],
         square: crate::grid::grundy::padded_square(),
     };
     let mut n = 0;
@@ -263,16 +273,28 @@ macro_rules! wide_or {
     };
 }
 
+/// `$avx512` in a move for AVX-512 (`grid_move!`'s `avx512`), `$avx2` in one for AVX2.
+macro_rules! isa_or {
+    (avx512, $avx512:expr, $avx2:expr $(,)?) => {
+        $avx512
+    };
+    (avx2, $avx512:expr, $avx2:expr $(,)?) => {
+        $avx2
+    };
+}
+
 /// One move of the judge's play, as assembly text for `asm!`: the move `[r8]` (row and column
 /// from 1, two `u16`) on the [`Board`] at `r10`, its Grundy change XORed into `r12`, with the
 /// [`MoveTables`] at `r11`; a jump to `$bad` (with nothing changed) when the move is off the
-/// grid or on a forbidden cell. `$w` is `wide` for any grid, or `narrow` for a grid of at most
+/// grid or on a forbidden cell. `$isa` is `avx512` or `avx2`: the instructions of its
+/// vertical marking (and of row x's span), the rest being the same. `$w` is `wide` for any grid, or `narrow` for a grid of at most
 /// 64 rows and columns ([`grid_is_narrow`]), whose high row and column words are all border:
 /// that form neither reads nor writes them (about 25 instructions fewer; 3–5 % on the long
 /// benchmark input, where 43 % of the moves are on such grids). Rectangles taller than two
 /// groups of rows continue in `grid_move_more!` at local label `$more`, placed after the loop,
-/// which returns to local label `$back`. Uses rax, rcx, rdx, rsi, rdi, r13–r15, zmm0–zmm2, zmm4, zmm5 and k1–k3;
-/// leaves r8–r12 as they were.
+/// which returns to local label `$back`. Uses rax, rcx, rdx, rsi, rdi, r13–r15, and
+/// zmm0–zmm2, zmm4, zmm5 and k1–k3 (`avx512`) or ymm0–ymm4 (`avx2`); leaves r8–r12 as they
+/// were.
 ///
 /// It is [`Board::cut`] written out with AVX-512 stores (row x's span is ORed into its
 /// lane, the vertical line into the rows, separately). The compiled loop had about 200
@@ -280,12 +302,17 @@ macro_rules! wide_or {
 /// plays two games in turn ([`play_pair_avx512`]), and then the time a move takes follows its
 /// instruction count (docs/perf-log.md, the grid judge's `asm!` move and two streams).
 ///
+/// The AVX2 form ORs row x's span in with scalar instructions and marks the vertical line by
+/// groups of four rows, four groups always, each group's lanes from vector compares of the
+/// rows' offsets (`{rel}`) with the rectangle's top and bottom: about 150 instructions a
+/// move against the compiled portable move's 220 (docs/perf-log.md, session 16).
+///
 /// Named operands (all `const`): `rhi`, the offset of the high row words from the low ones
 /// (the same for the columns); `clo`/`chi`, the column words; `rows`/`cols`, the grid's sides;
-/// `thi`, `blo`, `bhi`, `lane`, `half`, `sq`, the tables after [`MoveTables::lo`]; `one` and
+/// `thi`, `blo`, `bhi`, `lane`, `half`, `rel`, `sq`, the tables after [`MoveTables::lo`]; `one` and
 /// `ones`, a word 1 and a word of ones in them.
 macro_rules! grid_move {
-    ($w:tt, $bad:literal, $more:literal, $back:literal) => {
+    ($isa:tt, $w:tt, $bad:literal, $more:literal, $back:literal) => {
         concat!(
             // x, y from 0; off the grid (or 0) is a bad move.
             "movzx ecx, word ptr [r8]\n",
@@ -435,51 +462,102 @@ macro_rules! grid_move {
                 ),
                 "",
             ),
-            // Row x takes the span: its lane (k1) of its aligned group of eight rows, in both
-            // halves.
-            "kmovw k1, word ptr [r11 + rcx*2 + {lane}]\n",
-            "lea rsi, [r10 + rcx*8]\n",
-            "and rsi, -64\n",
-            "vpbroadcastq zmm1, rax\n",
-            "vmovdqa64 zmm2, zmmword ptr [rsi]\n",
-            "vporq zmm2 {{k1}}, zmm2, zmm1\n",
-            "vmovdqa64 zmmword ptr [rsi], zmm2\n",
-            wide_or!(
-                $w,
+            isa_or!(
+                $isa,
                 concat!(
-                    "vpbroadcastq zmm1, r13\n",
-                    "vmovdqa64 zmm2, zmmword ptr [rsi + {rhi}]\n",
-                    "vporq zmm2 {{k1}}, zmm2, zmm1\n",
-                    "vmovdqa64 zmmword ptr [rsi + {rhi}], zmm2\n",
+                // Row x takes the span: its lane (k1) of its aligned group of eight rows, in both
+                // halves.
+                "kmovw k1, word ptr [r11 + rcx*2 + {lane}]\n",
+                "lea rsi, [r10 + rcx*8]\n",
+                "and rsi, -64\n",
+                "vpbroadcastq zmm1, rax\n",
+                "vmovdqa64 zmm2, zmmword ptr [rsi]\n",
+                "vporq zmm2 {{k1}}, zmm2, zmm1\n",
+                "vmovdqa64 zmmword ptr [rsi], zmm2\n",
+                wide_or!(
+                    $w,
+                    concat!(
+                        "vpbroadcastq zmm1, r13\n",
+                        "vmovdqa64 zmm2, zmmword ptr [rsi + {rhi}]\n",
+                        "vporq zmm2 {{k1}}, zmm2, zmm1\n",
+                        "vmovdqa64 zmmword ptr [rsi + {rhi}], zmm2\n",
+                    ),
+                    "",
                 ),
-                "",
+                // Bit y (zmm0) in rows top..bottom of the half of the row words holding column y
+                // (rsi), by aligned groups of eight rows from g0 = top & −8 (eax): the first two
+                // always (lanes k2, k3), more in a loop ($more).
+                wide_or!(
+                    $w,
+                    concat!("mov esi, dword ptr [r11 + rdx*4 + {half}]\n", "add rsi, r10\n"),
+                    "mov rsi, r10\n",
+                ),
+                "shlx rdi, qword ptr [r11 + {one}], rdx\n",
+                "vpbroadcastq zmm0, rdi\n",
+                "mov eax, r15d\n",
+                "and eax, -8\n",
+                "mov r13d, r15d\n",
+                "and r13d, 7\n",
+                "shlx rdi, qword ptr [r11 + {ones}], r13\n",
+                "mov r13d, r14d\n",
+                "sub r13d, eax\n",
+                "bzhi rdi, rdi, r13\n",
+                "kmovw k2, edi\n",
+                "kshiftrw k3, k2, 8\n",
+                "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
+                "vporq zmm4 {{k2}}, zmm4, zmm0\n",
+                "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
+                "vmovdqa64 zmm5, zmmword ptr [rsi + rax*8 + 64]\n",
+                "vporq zmm5 {{k3}}, zmm5, zmm0\n",
+                "vmovdqa64 zmmword ptr [rsi + rax*8 + 64], zmm5\n",
+                ),
+                concat!(
+                    // Row x takes the span, in both halves.
+                    "or qword ptr [r10 + rcx*8], rax\n",
+                    wide_or!($w, "or qword ptr [r10 + rcx*8 + {rhi}], r13\n", ""),
+                    // Bit y (ymm0) in rows top..bottom of the half of the row words holding
+                    // column y (rsi), by aligned groups of four rows from g0 = top & −4 (eax):
+                    // the first four always, their lanes where a row g0 + 4k + l (`{rel}`)
+                    // has top − g0 − 1 < 4k + l (ymm2) and 4k + l < bottom − g0 (ymm1); more
+                    // in a loop ($more).
+                    wide_or!(
+                        $w,
+                        concat!("mov esi, dword ptr [r11 + rdx*4 + {half}]\n", "add rsi, r10\n"),
+                        "mov rsi, r10\n",
+                    ),
+                    "shlx rdi, qword ptr [r11 + {one}], rdx\n",
+                    "vmovq xmm0, rdi\n",
+                    "vpbroadcastq ymm0, xmm0\n",
+                    "mov eax, r15d\n",
+                    "and eax, -4\n",
+                    "lea r13, [r15 - 1]\n",
+                    "sub r13, rax\n",
+                    "vmovq xmm2, r13\n",
+                    "vpbroadcastq ymm2, xmm2\n",
+                    "mov edi, r14d\n",
+                    "sub edi, eax\n",
+                    "vmovq xmm1, rdi\n",
+                    "vpbroadcastq ymm1, xmm1\n",
+                    "vpcmpgtq ymm3, ymm2, ymmword ptr [r11 + {rel}]\n",
+                    "vpcmpgtq ymm4, ymm1, ymmword ptr [r11 + {rel}]\n",
+                    "vpandn ymm3, ymm3, ymm4\n",
+                    "vpand ymm3, ymm3, ymm0\n",
+                    "vpor ymm3, ymm3, ymmword ptr [rsi + rax*8]\n",
+                    "vmovdqa ymmword ptr [rsi + rax*8], ymm3\n",
+                    "vpcmpgtq ymm4, ymm1, ymmword ptr [r11 + {rel} + 32]\n",
+                    "vpand ymm4, ymm4, ymm0\n",
+                    "vpor ymm4, ymm4, ymmword ptr [rsi + rax*8 + 32]\n",
+                    "vmovdqa ymmword ptr [rsi + rax*8 + 32], ymm4\n",
+                    "vpcmpgtq ymm3, ymm1, ymmword ptr [r11 + {rel} + 64]\n",
+                    "vpand ymm3, ymm3, ymm0\n",
+                    "vpor ymm3, ymm3, ymmword ptr [rsi + rax*8 + 64]\n",
+                    "vmovdqa ymmword ptr [rsi + rax*8 + 64], ymm3\n",
+                    "vpcmpgtq ymm4, ymm1, ymmword ptr [r11 + {rel} + 96]\n",
+                    "vpand ymm4, ymm4, ymm0\n",
+                    "vpor ymm4, ymm4, ymmword ptr [rsi + rax*8 + 96]\n",
+                    "vmovdqa ymmword ptr [rsi + rax*8 + 96], ymm4\n",
+                ),
             ),
-            // Bit y (zmm0) in rows top..bottom of the half of the row words holding column y
-            // (rsi), by aligned groups of eight rows from g0 = top & −8 (eax): the first two
-            // always (lanes k2, k3), more in a loop ($more).
-            wide_or!(
-                $w,
-                concat!("mov esi, dword ptr [r11 + rdx*4 + {half}]\n", "add rsi, r10\n"),
-                "mov rsi, r10\n",
-            ),
-            "shlx rdi, qword ptr [r11 + {one}], rdx\n",
-            "vpbroadcastq zmm0, rdi\n",
-            "mov eax, r15d\n",
-            "and eax, -8\n",
-            "mov r13d, r15d\n",
-            "and r13d, 7\n",
-            "shlx rdi, qword ptr [r11 + {ones}], r13\n",
-            "mov r13d, r14d\n",
-            "sub r13d, eax\n",
-            "bzhi rdi, rdi, r13\n",
-            "kmovw k2, edi\n",
-            "kshiftrw k3, k2, 8\n",
-            "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
-            "vporq zmm4 {{k2}}, zmm4, zmm0\n",
-            "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
-            "vmovdqa64 zmm5, zmmword ptr [rsi + rax*8 + 64]\n",
-            "vporq zmm5 {{k3}}, zmm5, zmm0\n",
-            "vmovdqa64 zmmword ptr [rsi + rax*8 + 64], zmm5\n",
             "add eax, 16\n",
             "cmp eax, r14d\n",
             "jb ", $more, "f\n",
@@ -492,7 +570,7 @@ macro_rules! grid_move {
 /// groups (about one in seven): groups from eax below bottom (r14d), back to `$back` after.
 /// Placed after the loop, so that the usual move runs straight through.
 macro_rules! grid_move_more {
-    ($more:literal, $back:literal) => {
+    (avx512, $more:literal, $back:literal) => {
         concat!(
             $more,
             ":\n",
@@ -514,23 +592,52 @@ macro_rules! grid_move_more {
             "b\n",
         )
     };
+    (avx2, $more:literal, $back:literal) => {
+        concat!(
+            $more,
+            ":\n",
+            "mov edi, r14d\n",
+            "sub edi, eax\n",
+            "vmovq xmm4, rdi\n",
+            "vpbroadcastq ymm4, xmm4\n",
+            "vpcmpgtq ymm4, ymm4, ymmword ptr [r11 + {rel}]\n",
+            "vpand ymm4, ymm4, ymm0\n",
+            "vpor ymm4, ymm4, ymmword ptr [rsi + rax*8]\n",
+            "vmovdqa ymmword ptr [rsi + rax*8], ymm4\n",
+            "add eax, 4\n",
+            "cmp eax, r14d\n",
+            "jb ",
+            $more,
+            "b\n",
+            "jmp ",
+            $back,
+            "b\n",
+        )
+    };
 }
 
 /// `asm!` with the registers `grid_move!` changes besides rax and r8–r12 (which each caller
-/// names) and the constants it reads, so that both callers name them alike.
+/// names) and the constants it reads, so that both callers name them alike: for `avx512`,
+/// zmm0–zmm2, zmm4, zmm5 and k1–k3; for `avx2`, ymm0–ymm4.
 macro_rules! grid_asm {
-    ($($args:tt)*) => {
+    (avx512; $($args:tt)*) => {
+        grid_asm!(@ $($args)* out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm4") _,
+            out("zmm5") _, out("k1") _, out("k2") _, out("k3") _,)
+    };
+    (avx2; $($args:tt)*) => {
+        grid_asm!(@ $($args)* out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm4") _,)
+    };
+    (@ $($args:tt)*) => {
         std::arch::asm!(
-            // Every constant named, for the narrow moves, which do not read them all.
-            "/* {rhi} {clo} {chi} {rows} {cols} {thi} {blo} {bhi} {sq} {one} {ones} {lane} {half} */",
+            // Every constant named, for the moves that do not read them all.
+            "/* {rhi} {clo} {chi} {rows} {cols} {thi} {blo} {bhi} {sq} {one} {ones} {lane} {half} {rel} */",
             $($args)*
             out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
             out("r13") _, out("r14") _, out("r15") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm4") _, out("zmm5") _,
-            out("k1") _, out("k2") _, out("k3") _,
             rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
             thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
-            ones = const ONES, lane = const LANE, half = const HALF,
+            ones = const ONES, lane = const LANE, half = const HALF, rel = const REL,
             options(nostack),
         )
     };
@@ -541,58 +648,6 @@ macro_rules! grid_asm {
 #[inline(always)]
 fn grid_is_narrow(grid: &Board) -> bool {
     grid.rows() <= 64 && grid.cols() <= 64
-}
-
-/// [`Kernel::play_moves`] by `grid_move!`.
-#[target_feature(enable = "avx512f,bmi1,bmi2,lzcnt")]
-#[inline]
-fn play_moves_avx512(grid: &mut Board, moves: &[u16]) -> bool {
-    let moves = &moves[..moves.len() & !1];
-    if moves.is_empty() {
-        return true;
-    }
-    let range = moves.as_ptr_range();
-    let mut at = range.start;
-    // A narrow grid (at most 64 rows and columns) has all-border high words.
-    let narrow = grid_is_narrow(grid);
-    let (base, value) = grid.raw_parts();
-    let mut v = u64::from(*value);
-    macro_rules! moves {
-        ($w:tt) => {
-            grid_asm!(
-                "2:",
-                grid_move!($w, "8f", "5", "3"),
-                "add r8, 4",
-                "cmp r8, r9",
-                "jne 2b",
-                "jmp 8f",
-                grid_move_more!("5", "3"),
-                "8:",
-                inout("r8") at,
-                in("r9") range.end,
-                in("r10") base,
-                in("r11") &raw const MOVE_TABLES,
-                inout("r12") v,
-                out("rax") _,
-            )
-        };
-    }
-    // SAFETY: `grid_move!` reads the tokens from `at` to `range.end` (two at a time, an even
-    // number of them), the tables, and the grid's words at the offsets `position` exports
-    // (`CLO`, `ROWS`, ...), at word indices below `LINE_WORDS` (144) by construction: x, y
-    // below the sides, which are at most 128 (a `Board`'s invariant; checked first), left,
-    // right, top, bottom at most 128, groups from g0 ≤ 120 up to two past it, or below
-    // bottom; table indices at most 129, Grundy indices below 256. It writes only the grid's
-    // row and column words. The CPU has the instructions (`target_feature`).
-    unsafe {
-        if narrow {
-            moves!(narrow);
-        } else {
-            moves!(wide);
-        }
-    }
-    *value = v as u16;
-    at == range.end
 }
 
 /// A game of [`play_pair_avx512`] as its assembly reads it.
@@ -614,105 +669,166 @@ struct PairState {
     end: *const u16,
 }
 
-/// [`Kernel::play_pair`] by `grid_move!`: one move of each game in turn, the two games'
-/// pointers and values swapped through memory between moves (two copies of the move, so
-/// each game has its own branch history).
-#[target_feature(enable = "avx512f,bmi1,bmi2,lzcnt")]
-#[inline]
-fn play_pair_avx512(grids: [&mut Board; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
-    let n = moves[0].len() & !1;
-    assert_eq!(moves[1].len() & !1, n, "as many moves in both games");
-    if n == 0 {
-        return Ok(());
-    }
-    let [g0, g1] = grids;
-    let narrow = [grid_is_narrow(g0), grid_is_narrow(g1)];
-    let (base0, value0) = g0.raw_parts();
-    let (base1, value1) = g1.raw_parts();
-    let start = moves[0].as_ptr();
-    let mut state = PairState {
-        games: [
-            PairGame {
-                at: start,
-                base: base0,
-                value: u64::from(*value0),
-            },
-            PairGame {
-                at: moves[1].as_ptr(),
-                base: base1,
-                value: u64::from(*value1),
-            },
-        ],
-        end: start.wrapping_add(n),
-    };
-    let status: u64;
-    macro_rules! pair {
-        ($a:tt, $b:tt) => {
-            grid_asm!(
-                "mov r8, qword ptr [r9]",
-                "mov r10, qword ptr [r9 + 8]",
-                "mov r12, qword ptr [r9 + 16]",
-                "2:",
-                grid_move!($a, "8f", "5", "3"),
-                "add r8, 4",
-                "mov qword ptr [r9], r8",
-                "mov qword ptr [r9 + 16], r12",
-                "mov r8, qword ptr [r9 + 24]",
-                "mov r10, qword ptr [r9 + 32]",
-                "mov r12, qword ptr [r9 + 40]",
-                grid_move!($b, "9f", "15", "13"),
-                "add r8, 4",
-                "mov qword ptr [r9 + 24], r8",
-                "mov qword ptr [r9 + 40], r12",
-                "mov r8, qword ptr [r9]",
-                "mov r10, qword ptr [r9 + 8]",
-                "mov r12, qword ptr [r9 + 16]",
-                "cmp r8, qword ptr [r9 + 48]",
-                "jne 2b",
-                "xor eax, eax",
-                "jmp 7f",
-                "8:",
-                "mov qword ptr [r9], r8",
-                "mov qword ptr [r9 + 16], r12",
-                "mov eax, 1",
-                "jmp 7f",
-                "9:",
-                "mov qword ptr [r9 + 24], r8",
-                "mov qword ptr [r9 + 40], r12",
-                "mov eax, 2",
-                "jmp 7f",
-                grid_move_more!("5", "3"),
-                grid_move_more!("15", "13"),
-                "7:",
-                in("r9") &raw mut state,
-                in("r11") &raw const MOVE_TABLES,
-                out("rax") status,
-                out("r8") _, out("r10") _, out("r12") _,
-            )
-        };
-    }
-    // SAFETY: as in `play_moves_avx512`, for each game; `state` is read and written at the
-    // offsets of `PairState`, and its `end` is the first game's end (both games have `n`
-    // tokens, so the second game's moves stay within its slice).
-    unsafe {
-        match narrow {
-            [true, true] => pair!(narrow, narrow),
-            [true, false] => pair!(narrow, wide),
-            [false, true] => pair!(wide, narrow),
-            [false, false] => pair!(wide, wide),
+/// [`Kernel::play_moves`] and [`Kernel::play_pair`] by `grid_move!` for the instructions
+/// `$isa` (`avx512` or `avx2`), compiled for `$features`.
+macro_rules! play_by_asm {
+    ($isa:tt, $features:literal, $play_moves:ident, $play_pair:ident, $d:tt) => {
+        /// [`Kernel::play_moves`] by `grid_move!`.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn $play_moves(grid: &mut Board, moves: &[u16]) -> bool {
+            let moves = &moves[..moves.len() & !1];
+            if moves.is_empty() {
+                return true;
+            }
+            let range = moves.as_ptr_range();
+            let mut at = range.start;
+            // A narrow grid (at most 64 rows and columns) has all-border high words.
+            let narrow = grid_is_narrow(grid);
+            let (base, value) = grid.raw_parts();
+            let mut v = u64::from(*value);
+            macro_rules! moves {
+                    ($d w:tt) => {
+                        grid_asm!($isa;
+                            "2:",
+                            grid_move!($isa, $d w, "8f", "5", "3"),
+                            "add r8, 4",
+                            "cmp r8, r9",
+                            "jne 2b",
+                            "jmp 8f",
+                            grid_move_more!($isa, "5", "3"),
+                            "8:",
+                            inout("r8") at,
+                            in("r9") range.end,
+                            in("r10") base,
+                            in("r11") &raw const MOVE_TABLES,
+                            inout("r12") v,
+                            out("rax") _,
+                        )
+                    };
+                }
+            // SAFETY: `grid_move!` reads the tokens from `at` to `range.end` (two at a time, an even
+            // number of them), the tables, and the grid's words at the offsets `position` exports
+            // (`CLO`, `ROWS`, ...), at word indices below `LINE_WORDS` (144) by construction: x, y
+            // below the sides, which are at most 128 (a `Board`'s invariant; checked first), left,
+            // right, top, bottom at most 128, groups from g0 ≤ 120 up to two past it, or below
+            // bottom; table indices at most 129, Grundy indices below 256. It writes only the grid's
+            // row and column words. The CPU has the instructions (`target_feature`).
+            unsafe {
+                if narrow {
+                    moves!(narrow);
+                } else {
+                    moves!(wide);
+                }
+            }
+            *value = v as u16;
+            at == range.end
         }
-    }
-    let [first, second] = state.games;
-    *value0 = first.value as u16;
-    *value1 = second.value as u16;
-    // SAFETY: the first game's pointer stays within its slice (or one past its end).
-    let played = unsafe { first.at.offset_from(start) } as usize;
-    match status {
-        0 => Ok(()),
-        1 => Err((0, played)),
-        _ => Err((1, played)),
-    }
+
+        /// [`Kernel::play_pair`] by `grid_move!`: one move of each game in turn, the two games'
+        /// pointers and values swapped through memory between moves (two copies of the move, so
+        /// each game has its own branch history).
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn $play_pair(grids: [&mut Board; 2], moves: [&[u16]; 2]) -> Result<(), (usize, usize)> {
+            let n = moves[0].len() & !1;
+            assert_eq!(moves[1].len() & !1, n, "as many moves in both games");
+            if n == 0 {
+                return Ok(());
+            }
+            let [g0, g1] = grids;
+            let narrow = [grid_is_narrow(g0), grid_is_narrow(g1)];
+            let (base0, value0) = g0.raw_parts();
+            let (base1, value1) = g1.raw_parts();
+            let start = moves[0].as_ptr();
+            let mut state = PairState {
+                games: [
+                    PairGame {
+                        at: start,
+                        base: base0,
+                        value: u64::from(*value0),
+                    },
+                    PairGame {
+                        at: moves[1].as_ptr(),
+                        base: base1,
+                        value: u64::from(*value1),
+                    },
+                ],
+                end: start.wrapping_add(n),
+            };
+            let status: u64;
+            macro_rules! pair {
+                    ($d a:tt, $d b:tt) => {
+                        grid_asm!($isa;
+                            "mov r8, qword ptr [r9]",
+                            "mov r10, qword ptr [r9 + 8]",
+                            "mov r12, qword ptr [r9 + 16]",
+                            "2:",
+                            grid_move!($isa, $d a, "8f", "5", "3"),
+                            "add r8, 4",
+                            "mov qword ptr [r9], r8",
+                            "mov qword ptr [r9 + 16], r12",
+                            "mov r8, qword ptr [r9 + 24]",
+                            "mov r10, qword ptr [r9 + 32]",
+                            "mov r12, qword ptr [r9 + 40]",
+                            grid_move!($isa, $d b, "9f", "15", "13"),
+                            "add r8, 4",
+                            "mov qword ptr [r9 + 24], r8",
+                            "mov qword ptr [r9 + 40], r12",
+                            "mov r8, qword ptr [r9]",
+                            "mov r10, qword ptr [r9 + 8]",
+                            "mov r12, qword ptr [r9 + 16]",
+                            "cmp r8, qword ptr [r9 + 48]",
+                            "jne 2b",
+                            "xor eax, eax",
+                            "jmp 7f",
+                            "8:",
+                            "mov qword ptr [r9], r8",
+                            "mov qword ptr [r9 + 16], r12",
+                            "mov eax, 1",
+                            "jmp 7f",
+                            "9:",
+                            "mov qword ptr [r9 + 24], r8",
+                            "mov qword ptr [r9 + 40], r12",
+                            "mov eax, 2",
+                            "jmp 7f",
+                            grid_move_more!($isa, "5", "3"),
+                            grid_move_more!($isa, "15", "13"),
+                            "7:",
+                            in("r9") &raw mut state,
+                            in("r11") &raw const MOVE_TABLES,
+                            out("rax") status,
+                            out("r8") _, out("r10") _, out("r12") _,
+                        )
+                    };
+                }
+            // SAFETY: as in the one-game move, for each game; `state` is read and written at the
+            // offsets of `PairState`, and its `end` is the first game's end (both games have `n`
+            // tokens, so the second game's moves stay within its slice).
+            unsafe {
+                match narrow {
+                    [true, true] => pair!(narrow, narrow),
+                    [true, false] => pair!(narrow, wide),
+                    [false, true] => pair!(wide, narrow),
+                    [false, false] => pair!(wide, wide),
+                }
+            }
+            let [first, second] = state.games;
+            *value0 = first.value as u16;
+            *value1 = second.value as u16;
+            // SAFETY: the first game's pointer stays within its slice (or one past its end).
+            let played = unsafe { first.at.offset_from(start) } as usize;
+            match status {
+                0 => Ok(()),
+                1 => Err((0, played)),
+                _ => Err((1, played)),
+            }
+        }
+    };
 }
+
+play_by_asm!(avx512, "avx512f,bmi1,bmi2,lzcnt", play_moves_avx512, play_pair_avx512, $);
+play_by_asm!(avx2, "avx2,bmi1,bmi2,lzcnt", play_moves_avx2, play_pair_avx2, $);
 
 #[cfg(test)]
 mod tests {
