@@ -671,6 +671,8 @@ struct PairState {
 
 /// [`Kernel::play_moves`] and [`Kernel::play_pair`] by `grid_move!` for the instructions
 /// `$isa` (`avx512` or `avx2`), compiled for `$features`.
+// rustfmt re-indents the macros inside this one on every run, never settling.
+#[rustfmt::skip]
 macro_rules! play_by_asm {
     ($isa:tt, $features:literal, $play_moves:ident, $play_pair:ident, $d:tt) => {
         /// [`Kernel::play_moves`] by `grid_move!`.
@@ -688,25 +690,25 @@ macro_rules! play_by_asm {
             let (base, value) = grid.raw_parts();
             let mut v = u64::from(*value);
             macro_rules! moves {
-                    ($d w:tt) => {
-                        grid_asm!($isa;
-                            "2:",
-                            grid_move!($isa, $d w, "8f", "5", "3"),
-                            "add r8, 4",
-                            "cmp r8, r9",
-                            "jne 2b",
-                            "jmp 8f",
-                            grid_move_more!($isa, "5", "3"),
-                            "8:",
-                            inout("r8") at,
-                            in("r9") range.end,
-                            in("r10") base,
-                            in("r11") &raw const MOVE_TABLES,
-                            inout("r12") v,
-                            out("rax") _,
-                        )
-                    };
-                }
+                ($d w:tt) => {
+                    grid_asm!($isa;
+                        "2:",
+                        grid_move!($isa, $d w, "8f", "5", "3"),
+                        "add r8, 4",
+                        "cmp r8, r9",
+                        "jne 2b",
+                        "jmp 8f",
+                        grid_move_more!($isa, "5", "3"),
+                        "8:",
+                        inout("r8") at,
+                        in("r9") range.end,
+                        in("r10") base,
+                        in("r11") &raw const MOVE_TABLES,
+                        inout("r12") v,
+                        out("rax") _,
+                    )
+                };
+            }
             // SAFETY: `grid_move!` reads the tokens from `at` to `range.end` (two at a time, an even
             // number of them), the tables, and the grid's words at the offsets `position` exports
             // (`CLO`, `ROWS`, ...), at word indices below `LINE_WORDS` (144) by construction: x, y
@@ -758,50 +760,50 @@ macro_rules! play_by_asm {
             };
             let status: u64;
             macro_rules! pair {
-                    ($d a:tt, $d b:tt) => {
-                        grid_asm!($isa;
-                            "mov r8, qword ptr [r9]",
-                            "mov r10, qword ptr [r9 + 8]",
-                            "mov r12, qword ptr [r9 + 16]",
-                            "2:",
-                            grid_move!($isa, $d a, "8f", "5", "3"),
-                            "add r8, 4",
-                            "mov qword ptr [r9], r8",
-                            "mov qword ptr [r9 + 16], r12",
-                            "mov r8, qword ptr [r9 + 24]",
-                            "mov r10, qword ptr [r9 + 32]",
-                            "mov r12, qword ptr [r9 + 40]",
-                            grid_move!($isa, $d b, "9f", "15", "13"),
-                            "add r8, 4",
-                            "mov qword ptr [r9 + 24], r8",
-                            "mov qword ptr [r9 + 40], r12",
-                            "mov r8, qword ptr [r9]",
-                            "mov r10, qword ptr [r9 + 8]",
-                            "mov r12, qword ptr [r9 + 16]",
-                            "cmp r8, qword ptr [r9 + 48]",
-                            "jne 2b",
-                            "xor eax, eax",
-                            "jmp 7f",
-                            "8:",
-                            "mov qword ptr [r9], r8",
-                            "mov qword ptr [r9 + 16], r12",
-                            "mov eax, 1",
-                            "jmp 7f",
-                            "9:",
-                            "mov qword ptr [r9 + 24], r8",
-                            "mov qword ptr [r9 + 40], r12",
-                            "mov eax, 2",
-                            "jmp 7f",
-                            grid_move_more!($isa, "5", "3"),
-                            grid_move_more!($isa, "15", "13"),
-                            "7:",
-                            in("r9") &raw mut state,
-                            in("r11") &raw const MOVE_TABLES,
-                            out("rax") status,
-                            out("r8") _, out("r10") _, out("r12") _,
-                        )
-                    };
-                }
+                ($d a:tt, $d b:tt) => {
+                    grid_asm!($isa;
+                        "mov r8, qword ptr [r9]",
+                        "mov r10, qword ptr [r9 + 8]",
+                        "mov r12, qword ptr [r9 + 16]",
+                        "2:",
+                        grid_move!($isa, $d a, "8f", "5", "3"),
+                        "add r8, 4",
+                        "mov qword ptr [r9], r8",
+                        "mov qword ptr [r9 + 16], r12",
+                        "mov r8, qword ptr [r9 + 24]",
+                        "mov r10, qword ptr [r9 + 32]",
+                        "mov r12, qword ptr [r9 + 40]",
+                        grid_move!($isa, $d b, "9f", "15", "13"),
+                        "add r8, 4",
+                        "mov qword ptr [r9 + 24], r8",
+                        "mov qword ptr [r9 + 40], r12",
+                        "mov r8, qword ptr [r9]",
+                        "mov r10, qword ptr [r9 + 8]",
+                        "mov r12, qword ptr [r9 + 16]",
+                        "cmp r8, qword ptr [r9 + 48]",
+                        "jne 2b",
+                        "xor eax, eax",
+                        "jmp 7f",
+                        "8:",
+                        "mov qword ptr [r9], r8",
+                        "mov qword ptr [r9 + 16], r12",
+                        "mov eax, 1",
+                        "jmp 7f",
+                        "9:",
+                        "mov qword ptr [r9 + 24], r8",
+                        "mov qword ptr [r9 + 40], r12",
+                        "mov eax, 2",
+                        "jmp 7f",
+                        grid_move_more!($isa, "5", "3"),
+                        grid_move_more!($isa, "15", "13"),
+                        "7:",
+                        in("r9") &raw mut state,
+                        in("r11") &raw const MOVE_TABLES,
+                        out("rax") status,
+                        out("r8") _, out("r10") _, out("r12") _,
+                    )
+                };
+            }
             // SAFETY: as in the one-game move, for each game; `state` is read and written at the
             // offsets of `PairState`, and its `end` is the first game's end (both games have `n`
             // tokens, so the second game's moves stay within its slice).
