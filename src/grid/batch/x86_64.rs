@@ -465,67 +465,67 @@ macro_rules! grid_move {
             isa_or!(
                 $isa,
                 concat!(
-                // Row x takes the span: its lane (k1) of its aligned group of eight rows, in both
-                // halves.
-                "kmovw k1, word ptr [r11 + rcx*2 + {lane}]\n",
-                "lea rsi, [r10 + rcx*8]\n",
-                "and rsi, -64\n",
-                "vpbroadcastq zmm1, rax\n",
-                "vmovdqa64 zmm2, zmmword ptr [rsi]\n",
-                "vporq zmm2 {{k1}}, zmm2, zmm1\n",
-                "vmovdqa64 zmmword ptr [rsi], zmm2\n",
-                wide_or!(
-                    $w,
-                    concat!(
-                        "vpbroadcastq zmm1, r13\n",
-                        "vmovdqa64 zmm2, zmmword ptr [rsi + {rhi}]\n",
-                        "vporq zmm2 {{k1}}, zmm2, zmm1\n",
-                        "vmovdqa64 zmmword ptr [rsi + {rhi}], zmm2\n",
+                    // Row x takes the span: its lane (k1) of its aligned group of eight rows,
+                    // in both halves.
+                    "kmovw k1, word ptr [r11 + rcx*2 + {lane}]\n",
+                    "lea rsi, [r10 + rcx*8]\n",
+                    "and rsi, -64\n",
+                    "vpbroadcastq zmm1, rax\n",
+                    "vmovdqa64 zmm2, zmmword ptr [rsi]\n",
+                    "vporq zmm2 {{k1}}, zmm2, zmm1\n",
+                    "vmovdqa64 zmmword ptr [rsi], zmm2\n",
+                    wide_or!(
+                        $w,
+                        concat!(
+                            "vpbroadcastq zmm1, r13\n",
+                            "vmovdqa64 zmm2, zmmword ptr [rsi + {rhi}]\n",
+                            "vporq zmm2 {{k1}}, zmm2, zmm1\n",
+                            "vmovdqa64 zmmword ptr [rsi + {rhi}], zmm2\n",
+                        ),
+                        "",
                     ),
-                    "",
-                ),
-                // Bit y (zmm0) in rows top..bottom of the half of the row words holding column y
-                // (rsi), by aligned groups of eight rows from g0 = top & −8 (eax): the first two
-                // always (lanes k2, k3), more in a loop ($more).
-                wide_or!(
-                    $w,
-                    concat!("mov esi, dword ptr [r11 + rdx*4 + {half}]\n", "add rsi, r10\n"),
-                    "mov rsi, r10\n",
-                ),
-                "shlx rdi, qword ptr [r11 + {one}], rdx\n",
-                "vpbroadcastq zmm0, rdi\n",
-                "mov eax, r15d\n",
-                "and eax, -8\n",
-                "mov r13d, r15d\n",
-                "and r13d, 7\n",
-                "shlx rdi, qword ptr [r11 + {ones}], r13\n",
-                "mov r13d, r14d\n",
-                "sub r13d, eax\n",
-                "bzhi rdi, rdi, r13\n",
-                "kmovw k2, edi\n",
-                "kshiftrw k3, k2, 8\n",
-                "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
-                "vporq zmm4 {{k2}}, zmm4, zmm0\n",
-                "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
-                "vmovdqa64 zmm5, zmmword ptr [rsi + rax*8 + 64]\n",
-                "vporq zmm5 {{k3}}, zmm5, zmm0\n",
-                "vmovdqa64 zmmword ptr [rsi + rax*8 + 64], zmm5\n",
                 ),
                 concat!(
                     // Row x takes the span, in both halves.
                     "or qword ptr [r10 + rcx*8], rax\n",
                     wide_or!($w, "or qword ptr [r10 + rcx*8 + {rhi}], r13\n", ""),
-                    // Bit y (ymm0) in rows top..bottom of the half of the row words holding
-                    // column y (rsi), by aligned groups of four rows from g0 = top & −4 (eax):
-                    // the first four always, their lanes where a row g0 + 4k + l (`{rel}`)
-                    // has top − g0 − 1 < 4k + l (ymm2) and 4k + l < bottom − g0 (ymm1); more
-                    // in a loop ($more).
-                    wide_or!(
-                        $w,
-                        concat!("mov esi, dword ptr [r11 + rdx*4 + {half}]\n", "add rsi, r10\n"),
-                        "mov rsi, r10\n",
-                    ),
-                    "shlx rdi, qword ptr [r11 + {one}], rdx\n",
+                ),
+            ),
+            // Bit y (rdi, then zmm0 or ymm0) in rows top..bottom of the half of the row words
+            // holding column y (rsi), by aligned groups of rows from g0 (eax).
+            wide_or!(
+                $w,
+                concat!("mov esi, dword ptr [r11 + rdx*4 + {half}]\n", "add rsi, r10\n"),
+                "mov rsi, r10\n",
+            ),
+            "shlx rdi, qword ptr [r11 + {one}], rdx\n",
+            isa_or!(
+                $isa,
+                concat!(
+                    // Groups of eight rows from g0 = top & −8: the first two always (lanes
+                    // k2, k3), more in a loop ($more).
+                    "vpbroadcastq zmm0, rdi\n",
+                    "mov eax, r15d\n",
+                    "and eax, -8\n",
+                    "mov r13d, r15d\n",
+                    "and r13d, 7\n",
+                    "shlx rdi, qword ptr [r11 + {ones}], r13\n",
+                    "mov r13d, r14d\n",
+                    "sub r13d, eax\n",
+                    "bzhi rdi, rdi, r13\n",
+                    "kmovw k2, edi\n",
+                    "kshiftrw k3, k2, 8\n",
+                    "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
+                    "vporq zmm4 {{k2}}, zmm4, zmm0\n",
+                    "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
+                    "vmovdqa64 zmm5, zmmword ptr [rsi + rax*8 + 64]\n",
+                    "vporq zmm5 {{k3}}, zmm5, zmm0\n",
+                    "vmovdqa64 zmmword ptr [rsi + rax*8 + 64], zmm5\n",
+                ),
+                concat!(
+                    // Groups of four rows from g0 = top & −4: the first four always, their
+                    // lanes where a row g0 + 4k + l (`{rel}`) has top − g0 − 1 < 4k + l (ymm2)
+                    // and 4k + l < bottom − g0 (ymm1); more in a loop ($more).
                     "vmovq xmm0, rdi\n",
                     "vpbroadcastq ymm0, xmm0\n",
                     "mov eax, r15d\n",
@@ -566,45 +566,41 @@ macro_rules! grid_move {
     };
 }
 
-/// The rest of `grid_move!`'s marking, for the moves whose rectangle has rows past its first two
-/// groups (about one in seven): groups from eax below bottom (r14d), back to `$back` after.
+/// The rest of `grid_move!`'s marking, for the moves whose rectangle has rows past the 16 it
+/// marks always (about one in seven): groups from eax below bottom (r14d), back to `$back` after.
 /// Placed after the loop, so that the usual move runs straight through.
 macro_rules! grid_move_more {
-    (avx512, $more:literal, $back:literal) => {
+    ($isa:tt, $more:literal, $back:literal) => {
         concat!(
             $more,
             ":\n",
-            "mov r13d, r14d\n",
-            "sub r13d, eax\n",
-            "mov edi, 255\n",
-            "bzhi edi, edi, r13d\n",
-            "kmovw k2, edi\n",
-            "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
-            "vporq zmm4 {{k2}}, zmm4, zmm0\n",
-            "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
-            "add eax, 8\n",
-            "cmp eax, r14d\n",
-            "jb ",
-            $more,
-            "b\n",
-            "jmp ",
-            $back,
-            "b\n",
-        )
-    };
-    (avx2, $more:literal, $back:literal) => {
-        concat!(
-            $more,
-            ":\n",
-            "mov edi, r14d\n",
-            "sub edi, eax\n",
-            "vmovq xmm4, rdi\n",
-            "vpbroadcastq ymm4, xmm4\n",
-            "vpcmpgtq ymm4, ymm4, ymmword ptr [r11 + {rel}]\n",
-            "vpand ymm4, ymm4, ymm0\n",
-            "vpor ymm4, ymm4, ymmword ptr [rsi + rax*8]\n",
-            "vmovdqa ymmword ptr [rsi + rax*8], ymm4\n",
-            "add eax, 4\n",
+            isa_or!(
+                $isa,
+                concat!(
+                    // A group of eight rows: lanes below bottom − eax.
+                    "mov r13d, r14d\n",
+                    "sub r13d, eax\n",
+                    "mov edi, 255\n",
+                    "bzhi edi, edi, r13d\n",
+                    "kmovw k2, edi\n",
+                    "vmovdqa64 zmm4, zmmword ptr [rsi + rax*8]\n",
+                    "vporq zmm4 {{k2}}, zmm4, zmm0\n",
+                    "vmovdqa64 zmmword ptr [rsi + rax*8], zmm4\n",
+                    "add eax, 8\n",
+                ),
+                concat!(
+                    // A group of four rows: lanes l with l < bottom − eax.
+                    "mov edi, r14d\n",
+                    "sub edi, eax\n",
+                    "vmovq xmm4, rdi\n",
+                    "vpbroadcastq ymm4, xmm4\n",
+                    "vpcmpgtq ymm4, ymm4, ymmword ptr [r11 + {rel}]\n",
+                    "vpand ymm4, ymm4, ymm0\n",
+                    "vpor ymm4, ymm4, ymmword ptr [rsi + rax*8]\n",
+                    "vmovdqa ymmword ptr [rsi + rax*8], ymm4\n",
+                    "add eax, 4\n",
+                ),
+            ),
             "cmp eax, r14d\n",
             "jb ",
             $more,
