@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::grundy::{embedded as g, square};
 use super::lines::{
-    Lines, SIDE, below, bit_before, by_chunks, clear, end_below, halves, or, start_from,
+    Lines, SIDE, below, bit_before, by_groups, clear, end_below, halves, or, start_from,
 };
 use super::{Cell, Rect};
 
@@ -191,7 +191,7 @@ impl Board {
         } else {
             self.row_bits.words[0][x] |= span[0];
         }
-        by_chunks(
+        by_groups(
             &mut self.row_bits.words[y / 64],
             top as usize,
             bottom as usize,
@@ -250,7 +250,7 @@ impl Board {
         // the rows (exact everywhere) and in the rectangle's left column (exact in its rows).
         let span = halves(below(u32::from(cut.right)) & !below(u32::from(cut.left)));
         self.row_bits.clear(x, span);
-        by_chunks(
+        by_groups(
             &mut self.row_bits.words[y / 64],
             top,
             bottom,

@@ -4,10 +4,11 @@
 /// The most cells of a line: one line fits a `u128`.
 pub(crate) const SIDE: usize = 128;
 
-/// Words [`by_chunks`] handles per step.
+/// Words of padding a line takes past [`SIDE`], half of it: what [`by_groups`] and
+/// [`Lines::fill`] may touch past the grid.
 pub(crate) const CHUNK: usize = 8;
 
-/// [`by_chunks`] starts its chunks on a multiple of this many words.
+/// [`by_groups`] starts its groups on a multiple of this many words.
 const ALIGN: usize = 4;
 
 /// Words of one half of the row (or column) bits: [`SIDE`] lines and two [`CHUNK`]s of
@@ -22,7 +23,7 @@ const _: () = assert!(LINE_WORDS.is_multiple_of(CHUNK) && CHUNK == 8);
 #[derive(Clone, PartialEq, Eq)]
 #[repr(align(64))]
 pub(crate) struct Lines {
-    /// [`SIDE`] lines and two [`CHUNK`]s of words of padding, which [`by_chunks`] may touch
+    /// [`SIDE`] lines and two [`CHUNK`]s of words of padding, which [`by_groups`] and [`Lines::fill`] may touch
     /// without changing them. Aligned to 64 bytes, so that chunks from multiples of 8 are
     /// cache-line aligned (the judge's AVX-512 move relies on it).
     pub(crate) words: [[u64; LINE_WORDS]; 2],
@@ -133,64 +134,77 @@ pub(crate) fn bit_before(n: u32) -> [u64; 2] {
     BIT[n as usize]
 }
 
-/// `FIRST[n]`: the first `n` words of a chunk, as all-ones words.
-static FIRST: [[u64; CHUNK]; CHUNK + 1] = {
-    let mut t = [[0; CHUNK]; CHUNK + 1];
-    let mut n = 0;
-    while n <= CHUNK {
-        let mut j = 0;
-        while j < n {
-            t[n][j] = u64::MAX;
-            j += 1;
-        }
-        n += 1;
+/// Words of the rows (or columns) [`by_groups`] marks always, from the group of four holding
+/// the first row of the run.
+const ALWAYS: usize = 16;
+
+/// `UNDER[k]`: all ones below [`SIDE`], zero from there: the 4 or 16 consecutive entries from
+/// `SIDE − (to − i)` are the masks of words `i..` below `to` (`to − i` ≤ [`SIDE`]).
+static UNDER: [u64; SIDE + ALWAYS] = {
+    let mut t = [0; SIDE + ALWAYS];
+    let mut k = 0;
+    while k < SIDE {
+        t[k] = u64::MAX;
+        k += 1;
     }
     t
 };
 
-/// Applies `op(word, bit & mask)` to the words `from..to` of `words` (`to` ≤ [`SIDE`]),
-/// `mask` being all ones there and zero past `to`: in whole [`CHUNK`]s of words, up to two
-/// past `from` whatever `to` (`op` must leave a word as it is for a zero bit).
+/// `FROM[k]`: all ones from 4 on: the four entries from `4 − t` are the masks of the words of
+/// a group of four at or after its word `t`.
+static FROM: [u64; 2 * ALIGN] = [0, 0, 0, 0, u64::MAX, u64::MAX, u64::MAX, u64::MAX];
+
+/// Applies `op(word, bit & mask)` to the words `from..to` of `words` (`from` < [`SIDE`],
+/// `from` ≤ `to` ≤ [`SIDE`]), `mask` being all ones there and zero elsewhere: on sixteen words from the
+/// multiple of four at or below `from` whatever `to`, then on groups of four while `to` is
+/// past them (`op` must leave a word as it is for a zero bit).
 ///
-/// Runs are short and of random length: the first two chunks take no branch (after the first
-/// moves of a game nearly every run fits them), where a word-by-word loop mispredicts its exit
-/// on nearly every move.
+/// Runs are short and of random length: the first sixteen words take no branch (after the
+/// first moves of a game nearly every run fits them), where a word-by-word loop mispredicts its
+/// exit on nearly every move. The masks are windows of two tables ([`UNDER`], [`FROM`]), so a
+/// word costs a load, two ANDs and its `op`, which the compiler does two or four at a time.
 #[inline(always)]
-pub(crate) fn by_chunks(
+pub(crate) fn by_groups(
     words: &mut [u64; LINE_WORDS],
     from: usize,
     to: usize,
     op: impl Fn(&mut u64, u64) + Copy,
     bit: u64,
 ) {
-    // Chunks start on a multiple of four words (32 bytes): a move's vector loads then meet an
+    // Groups start on a multiple of four words (32 bytes): a move's vector loads then meet an
     // earlier move's vector stores at the same addresses, which the CPU forwards, never
     // overlapping them in part, which it cannot.
-    let start = from & !(ALIGN - 1);
-    let mut skip = &FIRST[from - start];
-    let mut i = start;
-    loop {
-        let chunk: &mut [u64; CHUNK] = (&mut words[i..i + CHUNK]).try_into().expect("padded");
-        let mask = &FIRST[to.saturating_sub(i).min(CHUNK)];
-        for j in 0..CHUNK {
-            op(&mut chunk[j], bit & mask[j] & !skip[j]);
+    let start = from.min(SIDE - 1) & !(ALIGN - 1);
+    let head = &FROM[ALIGN - (from - start).min(ALIGN)..][..ALIGN];
+    let span = (to.saturating_sub(start)).min(SIDE);
+    let under = &UNDER[SIDE - span..][..ALWAYS];
+    let first: &mut [u64; ALWAYS] = (&mut words[start..start + ALWAYS])
+        .try_into()
+        .expect("padded");
+    for j in 0..ALIGN {
+        op(&mut first[j], bit & under[j] & head[j]);
+    }
+    for j in ALIGN..ALWAYS {
+        op(&mut first[j], bit & under[j]);
+    }
+    let mut i = start + ALWAYS;
+    while i < to.min(SIDE) {
+        let under = &UNDER[SIDE - (to - i)..][..ALIGN];
+        let group: &mut [u64; ALIGN] = (&mut words[i..i + ALIGN]).try_into().expect("padded");
+        for j in 0..ALIGN {
+            op(&mut group[j], bit & under[j]);
         }
-        skip = &FIRST[0];
-        i += CHUNK;
-        // The second chunk without a test.
-        if i >= to && i > start + CHUNK {
-            break;
-        }
+        i += ALIGN;
     }
 }
 
-/// ORs `bits` into `word`: an operation for [`by_chunks`] and [`in_chunk`].
+/// ORs `bits` into `word`: an operation for [`by_groups`].
 #[inline(always)]
 pub(crate) fn or(word: &mut u64, bits: u64) {
     *word |= bits;
 }
 
-/// Clears `bits` in `word`: an operation for [`by_chunks`] and [`in_chunk`].
+/// Clears `bits` in `word`: an operation for [`by_groups`].
 #[inline(always)]
 pub(crate) fn clear(word: &mut u64, bits: u64) {
     *word &= !bits;
@@ -235,12 +249,12 @@ mod tests {
         for from in 0..SIDE {
             for to in from..=SIDE {
                 let mut words = [0u64; LINE_WORDS];
-                by_chunks(&mut words, from, to, or, 1 << 5);
+                by_groups(&mut words, from, to, or, 1 << 5);
                 for (i, &w) in words.iter().enumerate() {
                     let want = if (from..to).contains(&i) { 1 << 5 } else { 0 };
                     assert_eq!(w, want, "{from}..{to}, word {i}");
                 }
-                by_chunks(&mut words, from, to, clear, 1 << 5);
+                by_groups(&mut words, from, to, clear, 1 << 5);
                 assert!(words.iter().all(|&w| w == 0));
             }
         }
