@@ -197,13 +197,15 @@ const SQ: usize = std::mem::offset_of!(MoveTables, square);
 const ONE: usize = BLO + 8;
 const LANE: usize = std::mem::offset_of!(MoveTables, lane);
 const HALF: usize = std::mem::offset_of!(MoveTables, half);
-const REL: usize = std::mem::offset_of!(MoveTables, rel);
+const UNDER: usize = std::mem::offset_of!(MoveTables, under);
+const FROM: usize = std::mem::offset_of!(MoveTables, from);
+const BIT: usize = std::mem::offset_of!(MoveTables, bit);
 const ONES: usize = 64 * 8;
 const _: () = assert!(
     LINE_WORDS >= MAX_SIDE + 16
         && std::mem::offset_of!(MoveTables, lo) == 0
         && std::mem::align_of::<Board>() >= 64
-        && REL.is_multiple_of(32)
+        && UNDER.is_multiple_of(32)
 );
 
 /// The masks and the Grundy table the hand-written move reads, at fixed offsets from one
@@ -224,9 +226,15 @@ struct MoveTables {
     lane: [u16; 128],
     /// The offset of the row words' half holding column `y`: 0, or [`RHI`] from 64 on.
     half: [u32; 128],
-    /// The rows of four groups of four from a group's start, 0 to 15: the AVX2 move's lanes
-    /// (`rel[k][l] = 4k + l`), compared with the rectangle's top and bottom.
-    rel: [[i64; 4]; 4],
+    /// All ones for the first [`MAX_SIDE`] words, then 16 zeros: the AVX2 move's masks of the rows
+    /// below the rectangle's bottom, from the window at `MAX_SIDE − (bottom − g)` for the group of
+    /// rows from `g`.
+    under: [u64; MAX_SIDE + 16],
+    /// All ones from the fifth word: the AVX2 move's masks of the rows from the rectangle's top
+    /// in its first group, from the window at `4 − (top − g0)`.
+    from: [u64; 8],
+    /// Bit `y % 64`, `y` below 128: the vertical line's bit in its half of the row words.
+    bit: [u64; 128],
     /// The Grundy values, 256 × 256: a copy of [`crate::grid::grundy`]'s padded table, here
     /// so that one register reaches every table.
     square: [[u8; 256]; 256],
@@ -240,7 +248,9 @@ static MOVE_TABLES: MoveTables = {
         bit_hi: [0; 136],
         lane: [0; 128],
         half: [0; 128],
-        rel: [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]],
+        under: [0; MAX_SIDE + 16],
+        from: [0, 0, 0, 0, u64::MAX, u64::MAX, u64::MAX, u64::MAX],
+        bit: [0; 128],
         square: crate::grid::grundy::padded_square(),
     };
     let mut n = 0;
@@ -254,7 +264,11 @@ static MOVE_TABLES: MoveTables = {
             t.bit_lo[n] = bit as u64;
             t.bit_hi[n] = (bit >> 64) as u64;
         }
+        if n < MAX_SIDE {
+            t.under[n] = u64::MAX;
+        }
         if n < 128 {
+            t.bit[n] = 1 << (n % 64);
             t.lane[n] = 1 << (n % 8);
             t.half[n] = if n < 64 { 0 } else { RHI as u32 };
         }
@@ -303,14 +317,16 @@ macro_rules! isa_or {
 /// instruction count (docs/perf-log.md, the grid judge's `asm!` move and two streams).
 ///
 /// The AVX2 form ORs row x's span in with scalar instructions and marks the vertical line by
-/// groups of four rows, four groups always, each group's lanes from vector compares of the
-/// rows' offsets (`{rel}`) with the rectangle's top and bottom: about 150 instructions a
-/// move against the compiled portable move's 220 (docs/perf-log.md, session 16).
+/// groups of four rows, four groups always, each group's lanes from unaligned windows of two
+/// tables (`{under}` at the rectangle's bottom, `{from}` at its top), one `vpand` a group:
+/// about 140 instructions a move against the compiled portable move's 220 (docs/perf-log.md,
+/// sessions 16 and 18).
 ///
 /// Named operands (all `const`): `rhi`, the offset of the high row words from the low ones
 /// (the same for the columns); `clo`/`chi`, the column words; `rows`/`cols`, the grid's sides;
-/// `thi`, `blo`, `bhi`, `lane`, `half`, `rel`, `sq`, the tables after [`MoveTables::lo`]; `one` and
-/// `ones`, a word 1 and a word of ones in them.
+/// `thi`, `blo`, `bhi`, `lane`, `half`, `under`, `from`, `bit`, `sq`, the tables after
+/// [`MoveTables::lo`]; `one` and `ones`, a word 1 and a word of ones in them; `side`,
+/// [`MAX_SIDE`].
 macro_rules! grid_move {
     ($isa:tt, $w:tt, $bad:literal, $more:literal, $back:literal) => {
         concat!(
@@ -491,19 +507,19 @@ macro_rules! grid_move {
                     wide_or!($w, "or qword ptr [r10 + rcx*8 + {rhi}], r13\n", ""),
                 ),
             ),
-            // Bit y (rdi, then zmm0 or ymm0) in rows top..bottom of the half of the row words
+            // Bit y (zmm0 or ymm0) in rows top..bottom of the half of the row words
             // holding column y (rsi), by aligned groups of rows from g0 (eax).
             wide_or!(
                 $w,
                 concat!("mov esi, dword ptr [r11 + rdx*4 + {half}]\n", "add rsi, r10\n"),
                 "mov rsi, r10\n",
             ),
-            "shlx rdi, qword ptr [r11 + {one}], rdx\n",
             isa_or!(
                 $isa,
                 concat!(
                     // Groups of eight rows from g0 = top & −8: the first two always (lanes
                     // k2, k3), more in a loop ($more).
+                    "shlx rdi, qword ptr [r11 + {one}], rdx\n",
                     "vpbroadcastq zmm0, rdi\n",
                     "mov eax, r15d\n",
                     "and eax, -8\n",
@@ -524,36 +540,27 @@ macro_rules! grid_move {
                 ),
                 concat!(
                     // Groups of four rows from g0 = top & −4: the first four always, their
-                    // lanes where a row g0 + 4k + l (`{rel}`) has top − g0 − 1 < 4k + l (ymm2)
-                    // and 4k + l < bottom − g0 (ymm1); more in a loop ($more).
-                    "vmovq xmm0, rdi\n",
-                    "vpbroadcastq ymm0, xmm0\n",
+                    // lanes from windows of `{under}` (below bottom: from SIDE − (bottom − g0),
+                    // rdi) and, for the first group, `{from}` (from top: from 4 − (top − g0),
+                    // r13); more in a loop ($more).
+                    "vpbroadcastq ymm0, qword ptr [r11 + rdx*8 + {bit}]\n",
                     "mov eax, r15d\n",
                     "and eax, -4\n",
-                    "lea r13, [r15 - 1]\n",
-                    "sub r13, rax\n",
-                    "vmovq xmm2, r13\n",
-                    "vpbroadcastq ymm2, xmm2\n",
-                    "mov edi, r14d\n",
-                    "sub edi, eax\n",
-                    "vmovq xmm1, rdi\n",
-                    "vpbroadcastq ymm1, xmm1\n",
-                    "vpcmpgtq ymm3, ymm2, ymmword ptr [r11 + {rel}]\n",
-                    "vpcmpgtq ymm4, ymm1, ymmword ptr [r11 + {rel}]\n",
-                    "vpandn ymm3, ymm3, ymm4\n",
-                    "vpand ymm3, ymm3, ymm0\n",
+                    "mov r13, rax\n",
+                    "sub r13, r15\n",
+                    "mov rdi, rax\n",
+                    "sub rdi, r14\n",
+                    "vpand ymm3, ymm0, ymmword ptr [r11 + rdi*8 + {under} + {side}*8]\n",
+                    "vpand ymm3, ymm3, ymmword ptr [r11 + r13*8 + {from} + 32]\n",
                     "vpor ymm3, ymm3, ymmword ptr [rsi + rax*8]\n",
                     "vmovdqa ymmword ptr [rsi + rax*8], ymm3\n",
-                    "vpcmpgtq ymm4, ymm1, ymmword ptr [r11 + {rel} + 32]\n",
-                    "vpand ymm4, ymm4, ymm0\n",
+                    "vpand ymm4, ymm0, ymmword ptr [r11 + rdi*8 + {under} + {side}*8 + 32]\n",
                     "vpor ymm4, ymm4, ymmword ptr [rsi + rax*8 + 32]\n",
                     "vmovdqa ymmword ptr [rsi + rax*8 + 32], ymm4\n",
-                    "vpcmpgtq ymm3, ymm1, ymmword ptr [r11 + {rel} + 64]\n",
-                    "vpand ymm3, ymm3, ymm0\n",
+                    "vpand ymm3, ymm0, ymmword ptr [r11 + rdi*8 + {under} + {side}*8 + 64]\n",
                     "vpor ymm3, ymm3, ymmword ptr [rsi + rax*8 + 64]\n",
                     "vmovdqa ymmword ptr [rsi + rax*8 + 64], ymm3\n",
-                    "vpcmpgtq ymm4, ymm1, ymmword ptr [r11 + {rel} + 96]\n",
-                    "vpand ymm4, ymm4, ymm0\n",
+                    "vpand ymm4, ymm0, ymmword ptr [r11 + rdi*8 + {under} + {side}*8 + 96]\n",
                     "vpor ymm4, ymm4, ymmword ptr [rsi + rax*8 + 96]\n",
                     "vmovdqa ymmword ptr [rsi + rax*8 + 96], ymm4\n",
                 ),
@@ -589,13 +596,11 @@ macro_rules! grid_move_more {
                     "add eax, 8\n",
                 ),
                 concat!(
-                    // A group of four rows: lanes l with l < bottom − eax.
-                    "mov edi, r14d\n",
-                    "sub edi, eax\n",
-                    "vmovq xmm4, rdi\n",
-                    "vpbroadcastq ymm4, xmm4\n",
-                    "vpcmpgtq ymm4, ymm4, ymmword ptr [r11 + {rel}]\n",
-                    "vpand ymm4, ymm4, ymm0\n",
+                    // A group of four rows: lanes l with l < bottom − eax, from the window of
+                    // `{under}` at SIDE − (bottom − eax).
+                    "mov rdi, rax\n",
+                    "sub rdi, r14\n",
+                    "vpand ymm4, ymm0, ymmword ptr [r11 + rdi*8 + {under} + {side}*8]\n",
                     "vpor ymm4, ymm4, ymmword ptr [rsi + rax*8]\n",
                     "vmovdqa ymmword ptr [rsi + rax*8], ymm4\n",
                     "add eax, 4\n",
@@ -627,13 +632,14 @@ macro_rules! grid_asm {
     (@ $($args:tt)*) => {
         std::arch::asm!(
             // Every constant named, for the moves that do not read them all.
-            "/* {rhi} {clo} {chi} {rows} {cols} {thi} {blo} {bhi} {sq} {one} {ones} {lane} {half} {rel} */",
+            "/* {rhi} {clo} {chi} {rows} {cols} {thi} {blo} {bhi} {sq} {one} {ones} {lane} {half} {under} {from} {bit} {side} */",
             $($args)*
             out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
             out("r13") _, out("r14") _, out("r15") _,
             rhi = const RHI, clo = const CLO, chi = const CHI, rows = const ROWS, cols = const COLS,
             thi = const THI, blo = const BLO, bhi = const BHI, sq = const SQ, one = const ONE,
-            ones = const ONES, lane = const LANE, half = const HALF, rel = const REL,
+            ones = const ONES, lane = const LANE, half = const HALF, under = const UNDER,
+            from = const FROM, bit = const BIT, side = const MAX_SIDE,
             options(nostack),
         )
     };
