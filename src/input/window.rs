@@ -137,26 +137,28 @@ pub(crate) fn tokenize_bytes(window: &[u8], tokens: &mut Tokens) {
 pub(crate) fn tokenize_swar(window: &[u8], tokens: &mut Tokens) {
     tokens.clear();
     let n = window.len();
-    // The last eight bytes of the block before (zeros, which are no digits, at the start),
-    // then the block, zeros past the window.
-    let mut buf = [0u8; 8 + BLOCK];
+    // A copy of the first block and of the last one: eight zeros (no digits) before the
+    // window's start, then the block, zeros past the window's end.
+    let mut buf;
     let (mut prev_digit, mut started, mut len) = (0u64, 0u32, 0usize);
     let mut end = n;
     let mut at = 0;
     while at < n {
         let take = (n - at).min(BLOCK);
-        buf.copy_within(BLOCK..BLOCK + 8, 0);
-        // A whole block by a copy of constant length (inlined; a copy of `take` bytes is a
-        // call to `memcpy`, which was a quarter of the tokenizer's time).
-        let lanes = if take == BLOCK {
-            buf[8..].copy_from_slice(&window[at..at + BLOCK]);
-            u64::MAX
+        // `bytes`: the eight bytes before the block, then the block. The blocks in between
+        // are read in place (a copy made each block's loads wait on its stores).
+        let (bytes, lanes): (&[u8; 8 + BLOCK], u64) = if at >= 8 && take == BLOCK {
+            let bytes = window[at - 8..at + BLOCK].try_into().expect("a block");
+            (bytes, u64::MAX)
         } else {
+            buf = [0; 8 + BLOCK];
+            if at >= 8 {
+                buf[..8].copy_from_slice(&window[at - 8..at]);
+            }
             buf[8..8 + take].copy_from_slice(&window[at..at + take]);
-            buf[8 + take..].fill(0);
-            (1 << take) - 1
+            (&buf, u64::MAX >> (BLOCK - take))
         };
-        let block: &[u8; BLOCK] = buf[8..].try_into().expect("a block");
+        let block: &[u8; BLOCK] = bytes[8..].try_into().expect("a block");
         let (mut digit, mut white) = masks(block);
         let bad = lanes & !(digit | white);
         let last = bad != 0;
@@ -174,23 +176,22 @@ pub(crate) fn tokenize_swar(window: &[u8], tokens: &mut Tokens) {
         let d1 = digit << 1 | prev_digit >> 63;
         let d2 = digit << 2 | prev_digit >> 62;
         let d3 = digit << 3 | prev_digit >> 61;
+        // Token ends after at least three digits.
         started += (digit & !d1).count_ones();
-        // Token ends after at least two digits, and after at least three.
-        let (two, three) = (d1 & d2, d1 & d2 & d3);
+        let three = d1 & d2 & d3;
         // White space right after a digit: the end of a complete token.
         let mut ends = white & d1;
         while ends != 0 {
             let p = ends.trailing_zeros() as usize;
             ends &= ends - 1;
             // Tokens of one or two digits (nearly all of a grid judge's) from their two
-            // bytes; longer ones from the eight bytes before their end.
+            // bytes by [`PAIRS`]; longer ones from the eight bytes before their end.
             tokens.values[len] = if three >> p & 1 == 0 {
-                let last = u16::from(buf[7 + p].wrapping_sub(b'0'));
-                let tens = u16::from(buf[6 + p].wrapping_sub(b'0')) * 10;
-                last + (tens & 0u16.wrapping_sub((two >> p & 1) as u16))
+                let pair = u16::from_le_bytes(bytes[6 + p..8 + p].try_into().expect("two"));
+                u16::from(PAIRS[usize::from(pair)])
             } else {
                 value_before(u64::from_le_bytes(
-                    buf[p..p + 8].try_into().expect("eight bytes"),
+                    bytes[p..p + 8].try_into().expect("eight bytes"),
                 ))
             };
             len += 1;
@@ -205,6 +206,24 @@ pub(crate) fn tokenize_swar(window: &[u8], tokens: &mut Tokens) {
     tokens.len = len;
     tokens.end = end;
 }
+
+/// The value of a token of one or two digits from its last two bytes: `PAIRS[b | c << 8]`,
+/// where `c` is the last digit and `b` the byte before it, is `10 (b − '0') + (c − '0')`
+/// when `b` is a digit, `c − '0'` when it is not. (A look-up takes fewer instructions than
+/// the arithmetic, and a window's tokens touch some twenty of the table's lines.)
+static PAIRS: [u8; 1 << 16] = {
+    let mut table = [0u8; 1 << 16];
+    let mut i = 0;
+    while i < table.len() {
+        let (b, c) = ((i & 0xff) as u8, (i >> 8) as u8);
+        let (b, c) = (b.wrapping_sub(b'0'), c.wrapping_sub(b'0'));
+        if c < 10 {
+            table[i] = if b < 10 { 10 * b + c } else { c };
+        }
+        i += 1;
+    }
+    table
+};
 
 /// Bytes of `x` that are at least `k` (< 128), as the high bit of each byte.
 #[inline(always)]
