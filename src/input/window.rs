@@ -176,8 +176,8 @@ pub(crate) fn tokenize_swar(window: &[u8], tokens: &mut Tokens) {
         let d1 = digit << 1 | prev_digit >> 63;
         let d2 = digit << 2 | prev_digit >> 62;
         let d3 = digit << 3 | prev_digit >> 61;
-        // Token ends after at least three digits.
         started += (digit & !d1).count_ones();
+        // Token ends after at least three digits.
         let three = d1 & d2 & d3;
         // White space right after a digit: the end of a complete token.
         let mut ends = white & d1;
