@@ -312,7 +312,7 @@ impl Game {
             } else {
                 (white, &*black)
             };
-            mark_with_threats::<4>(
+            mark_with_threats::<0>(
                 own,
                 other,
                 &mut self.threats,
@@ -320,6 +320,7 @@ impl Game {
                 b,
                 self.live,
                 self.m,
+                win_or_threats(self.m),
                 |_| {},
             )
         } else {
@@ -530,10 +531,10 @@ pub(super) fn mark<const CHECK: bool>(
 /// colour's line bytes): the lines through it may hold new threats of `color`. The caller
 /// takes the cell out of both colours' threats, now or (a playout) at the end. Returns
 /// whether the ball completes a run of m, and calls `added` with each new threat's cell bit.
-/// One branch-free pass over `LANES` lanes (best [`LiveLines::lanes`], so that most cells
-/// need no more), one table look-up each for the win and the new threats
-/// ([`WIN_OR_THREATS`]); the cells' other live lines after them; the cells of the threats,
-/// which few balls make, last.
+/// One branch-free pass over `LANES` lanes ([`LiveLines::lanes`], so that most cells need no
+/// more, read from its packed `near_*` tables; or 0), one table look-up each for the win and the new threats
+/// ([`WIN_OR_THREATS`], whose row of m the caller gives as `table`); the cells' other live
+/// lines after them; the cells of the threats, which few balls make, last.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn mark_with_threats<const LANES: usize>(
@@ -544,16 +545,21 @@ pub(super) fn mark_with_threats<const LANES: usize>(
     b: usize,
     live: &LiveLines,
     m: u8,
+    table: &[u16; 256],
     added: impl FnMut(usize),
 ) -> bool {
+    debug_assert!(std::ptr::eq(table, win_or_threats(m)));
+    debug_assert!(LANES == 0 || LANES == live.lanes());
     let (slots, bits) = (&live.slot[b & 511], &live.bit[b & 511]);
-    let table = &WIN_OR_THREATS[usize::from(m) & 15];
     // Bit 8: a run of m; bits 0..8: a new threat on some line.
     let mut found = 0;
-    let mut line = |d: usize| {
-        let slot = usize::from(slots[d]) & (SLOTS - 1);
-        let v = own[slot] | bits[d];
-        own[slot] = v;
+    let mut line = |slot: u16, bit: u8| {
+        let slot = usize::from(slot);
+        debug_assert!(slot < SLOTS);
+        // SAFETY: every slot of `live` is below `SLOTS`, asserted when it is built (cube.rs).
+        let line = unsafe { own.get_unchecked_mut(slot) };
+        let v = *line | bit;
+        *line = v;
         // The other colour's balls are not looked at here: a line they block may still show
         // a threat in the low byte, and the pass for the threats' cells, which does look,
         // then finds none. Such lines are few; the look-ups saved are on every ball.
@@ -563,11 +569,14 @@ pub(super) fn mark_with_threats<const LANES: usize>(
     // whose look-up is 0 for m ≥ 2 and at worst a needless pass for m = 1), then the rest
     // of the live lines of the few cells that have more.
     let count = usize::from(live.count[b & 511]);
+    let near = (b & 511) * LANES.min(13);
+    let lanes = near..near + LANES.min(13);
+    let (near_slots, near_bits) = (&live.near_slot[lanes.clone()], &live.near_bit[lanes]);
     for d in 0..LANES.min(13) {
-        line(d);
+        line(near_slots[d], near_bits[d]);
     }
     for d in LANES..count.min(13) {
-        line(d);
+        line(slots[d], bits[d]);
     }
     if found & 0xff != 0 {
         mark_new_threats(own, other, threats, color, b, live, m, added);
@@ -611,6 +620,12 @@ fn mark_new_threats(
             }
         }
     }
+}
+
+/// The [`WIN_OR_THREATS`] row of m: a loop that records many balls looks it up once.
+#[inline(always)]
+pub(super) fn win_or_threats(m: u8) -> &'static [u16; 256] {
+    &WIN_OR_THREATS[usize::from(m) & 15]
 }
 
 /// `WIN_OR_THREATS[m][v]`: [`NEW_THREATS`]`[m][v]` in the low byte, and bit 8 set when the

@@ -4,7 +4,7 @@
 use super::{Game, OpenPegs, PEGS, zobrist};
 use crate::rng::Rng;
 use crate::sequence::cube::{Cube, LiveLines, SLOTS};
-use crate::sequence::game::{MAX_MOVES, mark_with_threats};
+use crate::sequence::game::{MAX_MOVES, mark_with_threats, win_or_threats};
 use crate::sequence::{Color, Outcome};
 
 impl Game {
@@ -54,6 +54,7 @@ impl Game {
         let mut p = Decisive {
             n,
             m: self.m,
+            table: win_or_threats(self.m),
             cells: usize::from(n).pow(3),
             len: usize::from(self.len),
             live: self.live,
@@ -64,12 +65,15 @@ impl Game {
             playable,
             open,
         };
+        // The generator in a local, kept in a register (written back once, at the end).
+        let mut local = rng.clone();
         let won = match self.live.lanes() {
-            4 => p.run::<4>(black, white, rng),
-            7 => p.run::<7>(black, white, rng),
-            10 => p.run::<10>(black, white, rng),
-            _ => p.run::<13>(black, white, rng),
+            4 => p.run::<4>(black, white, &mut local),
+            7 => p.run::<7>(black, white, &mut local),
+            10 => p.run::<10>(black, white, &mut local),
+            _ => p.run::<13>(black, white, &mut local),
         };
+        *rng = local;
         let (len, hash, mut threats) = (p.len, p.hash, p.threats);
         self.len = len as u16;
         self.hash = hash;
@@ -97,6 +101,8 @@ impl Game {
 struct Decisive<'a> {
     n: u8,
     m: u8,
+    /// The win and new-threats table of m ([`win_or_threats`]).
+    table: &'static [u16; 256],
     /// n³, the number of cells.
     cells: usize,
     len: usize,
@@ -190,6 +196,7 @@ impl Decisive<'_> {
             b,
             self.live,
             self.m,
+            self.table,
             |cell| {
                 if usize::from(heights[cell & 63]) == cell >> 6 {
                     new_playable |= 1 << (cell & 63);
@@ -197,7 +204,9 @@ impl Decisive<'_> {
             },
         );
         // The peg played: its next cell, if it has one, is a threat of either colour or not.
-        // Mostly neither, and the peg was in neither mask: then nothing changes.
+        // Mostly neither, and the peg was in neither mask, so that nothing changes; the masks
+        // are written anyway, as a test for that case would be mispredicted on the moves
+        // that do change them.
         self.playable[C] |= new_playable;
         let word = (z + 1) & 7;
         let above = u64::from(above);
@@ -205,11 +214,9 @@ impl Decisive<'_> {
             self.threats[0].0[word] >> peg & above,
             self.threats[1].0[word] >> peg & above,
         );
-        if (black | white) != 0 || (self.playable[0] | self.playable[1]) >> peg & 1 != 0 {
-            let clear = !(1 << peg);
-            self.playable[0] = self.playable[0] & clear | black << peg;
-            self.playable[1] = self.playable[1] & clear | white << peg;
-        }
+        let clear = !(1 << peg);
+        self.playable[0] = self.playable[0] & clear | black << peg;
+        self.playable[1] = self.playable[1] & clear | white << peg;
         if won {
             Some(true)
         } else if self.len == self.cells {

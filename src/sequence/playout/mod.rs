@@ -187,13 +187,13 @@ impl OpenPegs {
             at: [0; 64],
             len: 0,
         };
+        // Without a branch: every peg is written at the list's end, and the end moves past it
+        // when it is open (a closed peg's place is overwritten, and its `at` never read).
         for &peg in pegs {
             let peg = peg & 63;
-            if is_open(peg) {
-                open.list[open.len as usize & 63] = peg;
-                open.at[usize::from(peg)] = open.len as u8;
-                open.len += 1;
-            }
+            open.list[open.len as usize & 63] = peg;
+            open.at[usize::from(peg)] = open.len as u8;
+            open.len += u32::from(is_open(peg));
         }
         open
     }
