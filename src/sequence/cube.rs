@@ -290,6 +290,14 @@ pub(crate) const LIVE_SLOTS: usize = 64 + 1152;
 /// The slot of the lines that hold no cell of a side-7 board (no ball ever lands there).
 pub(crate) const DEAD: usize = SLOTS - 1;
 
+/// The slot lane `k` (< 16) of [`LiveLines`] reads and writes past a cell's live lines, with
+/// bit 0: one unused slot a lane from [`DEAD`] down, so that the lanes of one ball, and of
+/// the balls after it, do not wait on one another's stores to a shared byte.
+pub(crate) const fn dead_lane(k: usize) -> usize {
+    DEAD - (k & 15)
+}
+const _: () = assert!(dead_lane(15) >= LIVE_SLOTS);
+
 /// The line table: for every cell bit and direction, the slot of the line through the cell
 /// (< [`SLOTS`]) and the cell's bit in that line's byte. Built at compile time by walking every
 /// line of the 8×8×8 box from its first cell.
@@ -383,7 +391,7 @@ pub(crate) static LINES: Lines = {
 /// zero (at m = n = 7 a cell has 3.9 live lines on average, against 13 at m = 1).
 pub(crate) struct LiveLines {
     /// `slot[b][k]` for `k < count[b]`: the line of the k-th live direction through cell bit
-    /// `b`, as in [`LINES`]; [`DEAD`] after them, and for every cell off the board.
+    /// `b`, as in [`LINES`]; [`dead_lane`]`(k)` after them, and for every cell off the board.
     pub(crate) slot: [[u16; 16]; 512],
     /// `bit[b][k]`: the cell's bit in that line's byte, as in [`LINES`]; 0 after the live lines.
     pub(crate) bit: [[u8; 16]; 512],
@@ -394,7 +402,7 @@ pub(crate) struct LiveLines {
     /// The board side n.
     pub(crate) n: u8,
     /// The fewest lanes that hold every live line of at least 7 in 8 of the board's cells: a
-    /// loop over that many lanes (the ones past a cell's live lines are [`DEAD`], bit 0) runs
+    /// loop over that many lanes (the ones past a cell's live lines are [`dead_lane`]s, bit 0) runs
     /// the same number of times on every ball, which the CPU predicts, and the other cells
     /// take a second loop.
     pub(crate) common: u8,
@@ -430,7 +438,7 @@ impl LiveLines {
 
     fn build(n: u32, m: u32) -> LiveLines {
         let mut table = LiveLines {
-            slot: [[DEAD as u16; 16]; 512],
+            slot: [std::array::from_fn(|k| dead_lane(k) as u16); 512],
             bit: [[0; 16]; 512],
             dir: [[0; 16]; 512],
             count: [0; 512],
@@ -468,7 +476,7 @@ impl LiveLines {
             table.count[b] = k as u8;
         }
         // The line updates index line bytes by these slots unchecked: `LINES`' slots (checked
-        // when it is built) and `DEAD` only.
+        // when it is built) and the dead lanes only.
         assert!(table.slot.iter().flatten().all(|&s| usize::from(s) < SLOTS));
         let cells = n.pow(3) as usize;
         table.common = (0..=13u8)
@@ -555,11 +563,9 @@ mod tests {
                             (LINES.slot[b][d], LINES.bit[b][d])
                         );
                     }
-                    assert!(
-                        live.slot[b][count..]
-                            .iter()
-                            .all(|&s| usize::from(s) == DEAD)
-                    );
+                    for k in count..16 {
+                        assert_eq!(usize::from(live.slot[b][k]), dead_lane(k));
+                    }
                     assert!(live.bit[b][count..].iter().all(|&bit| bit == 0));
                     // The packed copy a playout reads: the first `lanes()` of each cell.
                     let lanes = live.lanes();

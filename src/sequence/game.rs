@@ -501,8 +501,8 @@ fn peg_of(p: u8) -> Peg {
 /// Records a ball in its colour's line bytes `lines`: its lines' `slots` and its `bits` in
 /// them (a cell's row of [`LiveLines`] or of [`LINES`]), and, when `CHECK` (else the answer
 /// is `false`), says whether it completes a run of `runs`' length through itself: O(13), one
-/// byte per direction (the lanes past a cell's live lines OR 0 into [`super::cube::DEAD`],
-/// cheaper than a branch).
+/// byte per direction (the lanes past a cell's live lines OR 0 into a slot of their own,
+/// [`super::cube::dead_lane`], cheaper than a branch).
 #[inline(always)]
 pub(super) fn mark<const CHECK: bool>(
     lines: &mut [u8; SLOTS],
@@ -565,9 +565,9 @@ pub(super) fn mark_with_threats<const LANES: usize>(
         // then finds none. Such lines are few; the look-ups saved are on every ball.
         found |= table[usize::from(v)];
     };
-    // The same number of lanes on every ball (the ones past the live lines OR 0 into `DEAD`,
-    // whose look-up is 0 for m ≥ 2 and at worst a needless pass for m = 1), then the rest
-    // of the live lines of the few cells that have more.
+    // The same number of lanes on every ball (the ones past the live lines OR 0 into their
+    // dead slots, whose look-up is 0 for m ≥ 2 and at worst a needless pass for m = 1), then
+    // the rest of the live lines of the few cells that have more.
     let count = usize::from(live.count[b & 511]);
     let near = (b & 511) * LANES.min(13);
     let lanes = near..near + LANES.min(13);

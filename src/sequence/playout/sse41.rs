@@ -95,8 +95,8 @@ pub(super) fn mark<const CHECK: bool>(
     b: usize,
     steps: &RunSteps,
 ) -> bool {
-    // The lanes past the cell's live lines read and write [`DEAD`](crate::sequence::cube::DEAD),
-    // which stays 0: their bits are 0.
+    // The lanes past the cell's live lines read and write a dead lane's slot
+    // ([`dead_lane`](crate::sequence::cube::dead_lane)), which stays 0: their bits are 0.
     let (slots, bits) = (&live.slot[b & 511], &live.bit[b & 511]);
     let slot = |d: usize| usize::from(slots[d]) & (SLOTS - 1);
     // Two registers of alternate lanes, for two short dependency chains instead of one long.
