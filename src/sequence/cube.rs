@@ -402,9 +402,9 @@ pub(crate) struct LiveLines {
     /// The board side n.
     pub(crate) n: u8,
     /// The fewest lanes that hold every live line of at least 7 in 8 of the board's cells: a
-    /// loop over that many lanes (the ones past a cell's live lines are [`dead_lane`]s, bit 0) runs
-    /// the same number of times on every ball, which the CPU predicts, and the other cells
-    /// take a second loop.
+    /// loop over that many lanes (the ones past a cell's live lines are [`dead_lane`]s, bit
+    /// 0) runs the same number of times on every ball, which the CPU predicts, and the other
+    /// cells take a second loop.
     pub(crate) common: u8,
     /// `near_slot[b · L + k]` for `k < L`, L = [`LiveLines::lanes`]: `slot[b][k]`, the lines
     /// a loop over L lanes reads, L a cell instead of 16. A playout reads them on every ball:
@@ -475,9 +475,6 @@ impl LiveLines {
             }
             table.count[b] = k as u8;
         }
-        // The line updates index line bytes by these slots unchecked: `LINES`' slots (checked
-        // when it is built) and the dead lanes only.
-        assert!(table.slot.iter().flatten().all(|&s| usize::from(s) < SLOTS));
         let cells = n.pow(3) as usize;
         table.common = (0..=13u8)
             .find(|&k| {
@@ -492,6 +489,10 @@ impl LiveLines {
                 table.near_bit[b * lanes + k] = table.bit[b][k];
             }
         }
+        // The line updates index line bytes by these slots unchecked: `LINES`' slots (checked
+        // when it is built) and the dead lanes only.
+        let slots = table.slot.iter().flatten().chain(&table.near_slot);
+        assert!(slots.into_iter().all(|&s| usize::from(s) < SLOTS));
         table
     }
 }

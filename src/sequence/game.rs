@@ -532,9 +532,9 @@ pub(super) fn mark<const CHECK: bool>(
 /// takes the cell out of both colours' threats, now or (a playout) at the end. Returns
 /// whether the ball completes a run of m, and calls `added` with each new threat's cell bit.
 /// One branch-free pass over `LANES` lanes ([`LiveLines::lanes`], so that most cells need no
-/// more, read from its packed `near_*` tables; or 0), one table look-up each for the win and the new threats
-/// ([`WIN_OR_THREATS`], whose row of m the caller gives as `table`); the cells' other live
-/// lines after them; the cells of the threats, which few balls make, last.
+/// more, read from its packed `near_*` tables; or 0), one table look-up each for the win and
+/// the new threats ([`WIN_OR_THREATS`], whose row of m the caller gives as `table`); the
+/// cells' other live lines after them; the cells of the threats, which few balls make, last.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn mark_with_threats<const LANES: usize>(
