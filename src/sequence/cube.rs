@@ -408,7 +408,8 @@ pub(crate) struct LiveLines {
     pub(crate) common: u8,
     /// `near_slot[b · L + k]` for `k < L`, L = [`LiveLines::lanes`]: `slot[b][k]`, the lines
     /// a loop over L lanes reads, L a cell instead of 16. A playout reads them on every ball:
-    /// packed, they take a third to a quarter of `slot`'s first-level cache lines.
+    /// packed, with `near_bit`, they take 3 L bytes a cell instead of the 48 of a `slot` and a
+    /// `bit` row (a quarter at L = 4, under half at L = 7).
     pub(crate) near_slot: [u16; 512 * 13],
     /// `near_bit[b · L + k]`: `bit[b][k]`, packed as `near_slot`.
     pub(crate) near_bit: [u8; 512 * 13],
