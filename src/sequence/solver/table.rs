@@ -94,6 +94,34 @@ pub(crate) struct Table {
     check_bits: u32,
 }
 
+/// Asks Linux to back the huge-page-aligned part of `len` bytes from `start` (a fresh, untouched
+/// allocation) with transparent huge pages, where the system leaves that to the program
+/// (`/sys/kernel/mm/transparent_hugepage/enabled` set to `madvise`). A probe lands on a random
+/// bucket: with 4 KiB pages nearly every probe of a large table misses the TLB and walks the
+/// page tables; with 2 MiB pages the TLB covers gigabytes. Advice only: nothing changes when
+/// it is refused, on small tables, or on other systems.
+fn advise_huge_pages(start: *mut u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    #[cfg(target_os = "linux")]
+    {
+        let first = (start as usize).next_multiple_of(HUGE);
+        let end = (start as usize).saturating_add(len) / HUGE * HUGE;
+        if end > first {
+            // SAFETY: the range lies inside the allocation (`first` ≥ `start`, `end` ≤ its
+            // end); `MADV_HUGEPAGE` changes how pages are backed, never their contents.
+            unsafe {
+                libc::madvise(
+                    start.add(first - start as usize).cast(),
+                    end - first,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, len, HUGE);
+}
+
 impl Table {
     /// The bytes a bucket takes.
     pub(crate) const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
@@ -112,6 +140,7 @@ impl Table {
                 bytes: layout.size(),
             });
         }
+        advise_huge_pages(raw.cast(), layout.size());
         // SAFETY: `raw` is a fresh allocation of `count` buckets with the global allocator and
         // the layout `Box<[Bucket]>` frees; all-zero bits are a valid `Bucket` (two atomics of 0).
         let buckets = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(raw, count)) };
@@ -273,6 +302,55 @@ mod tests {
             upper: 0,
         });
         assert_eq!(b, Bound { lower: 0, upper: 0 });
+    }
+
+    /// A large table is backed by transparent huge pages where Linux leaves them to the
+    /// program (`madvise`) or gives them to all (`always`): its memory map shows them once the
+    /// table is written. Says so and checks nothing where the system has them off.
+    #[test]
+    #[cfg(target_os = "linux")]
+    #[cfg_attr(miri, ignore)]
+    fn large_tables_get_huge_pages() {
+        let mode = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled");
+        let Ok(mode) = mode else {
+            eprintln!("skipped: this kernel has no transparent huge pages");
+            return;
+        };
+        if !mode.contains("[madvise]") && !mode.contains("[always]") {
+            eprintln!(
+                "skipped: transparent huge pages are off here ({})",
+                mode.trim()
+            );
+            return;
+        }
+        let t = Table::new(64 << 20, 80, 16).unwrap();
+        for key in 0..t.buckets.len() as u128 {
+            t.store(key << 1, Bound { lower: 0, upper: 1 }, 1, 1);
+        }
+        let start = t.buckets.as_ptr() as usize;
+        let table = start..start + t.bytes();
+        let maps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        // The huge-page kilobytes of the mappings the table overlaps (`madvise` splits the
+        // allocation's mapping at its huge-page-aligned part).
+        let (mut inside, mut huge_kib, mut seen) = (false, 0, false);
+        for line in maps.lines() {
+            let range = line.split_whitespace().next().unwrap_or("");
+            if let Some((lo, hi)) = range.split_once('-')
+                && let (Ok(lo), Ok(hi)) =
+                    (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+            {
+                inside = lo < table.end && table.start < hi;
+                seen |= inside;
+            } else if inside && let Some(kib) = line.strip_prefix("AnonHugePages:") {
+                let kib = kib.trim().trim_end_matches("kB").trim();
+                huge_kib += kib.parse::<usize>().unwrap();
+            }
+        }
+        assert!(seen, "the table's mapping in /proc/self/smaps");
+        assert!(
+            huge_kib >= 2048,
+            "64 MiB table, {huge_kib} KiB of huge pages"
+        );
     }
 
     #[test]
