@@ -324,9 +324,25 @@ impl<'a, B: Bits> Searcher<'a, B> {
             hint = usize::from(g.sym[usize::from(g.inverse[sym])][hit.peg]);
         }
 
+        // Do the children probe the table (`child`, and the enhanced transposition cut-off
+        // below)? Then their buckets start loading now, while the moves are ordered: nearly
+        // every probe of a large table misses the caches.
+        let colour = usize::from(pos.colour);
+        let child_key = |c: usize| {
+            let delta = g.delta(c, colour);
+            (0..SYMMETRIES)
+                .map(|s| pos.keys[s].wrapping_add(delta[s]))
+                .min()
+                .unwrap_or(0)
+        };
+        if pos.empties > self.table_from {
+            for c in moves.cells() {
+                self.table.prefetch(child_key(c));
+            }
+        }
+
         // Order the moves: the table's move, then by threats made, then by history. Each
         // depth has its own stretch of the move buffer (indexed by the empty cells).
-        let colour = usize::from(pos.colour);
         let base = pos.empties as usize * g.pegs;
         let mut len = 0;
         for c in moves.cells() {
@@ -354,17 +370,7 @@ impl<'a, B: Bits> Searcher<'a, B> {
         let mut proved = None;
         if pos.empties >= ETC_FROM {
             // Enhanced transposition cut-off: a child the table already refutes proves this node
-            // without a search. The children's buckets are loaded together, then read.
-            let child_key = |c: usize| {
-                let delta = g.delta(c, colour);
-                (0..SYMMETRIES)
-                    .map(|s| pos.keys[s].wrapping_add(delta[s]))
-                    .min()
-                    .unwrap_or(0)
-            };
-            for i in 0..len {
-                self.table.prefetch(child_key(self.buffer[base + i].1));
-            }
+            // without a search (the children's buckets are on their way, above).
             for i in 0..len {
                 let c = self.buffer[base + i].1;
                 self.counts.probes += 1;
