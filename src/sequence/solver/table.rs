@@ -94,8 +94,9 @@ pub(crate) struct Table {
     check_bits: u32,
 }
 
-/// Asks Linux to back the huge-page-aligned part of `len` bytes from `start` (a fresh, untouched
-/// allocation) with transparent huge pages, where the system leaves that to the program
+/// Asks Linux to back the huge-page-aligned part of `len` bytes from `start` (an allocation
+/// just made: for a large table the allocator maps it fresh, so no page of it is in memory yet)
+/// with transparent huge pages, where the system leaves that to the program
 /// (`/sys/kernel/mm/transparent_hugepage/enabled` set to `madvise`). A probe lands on a random
 /// bucket: with 4 KiB pages nearly every probe of a large table misses the TLB and walks the
 /// page tables; with 2 MiB pages the TLB covers gigabytes. Advice only: nothing changes when
