@@ -569,10 +569,10 @@ pub(super) fn mark_with_threats<const LANES: usize>(
     // dead slots, whose look-up is 0 for m ≥ 2 and at worst a needless pass for m = 1), then
     // the rest of the live lines of the few cells that have more.
     let count = usize::from(live.count[b & 511]);
-    let near = (b & 511) * LANES.min(13);
-    let lanes = near..near + LANES.min(13);
-    let (near_slots, near_bits) = (&live.near_slot[lanes.clone()], &live.near_bit[lanes]);
-    for d in 0..LANES.min(13) {
+    let first = LANES.min(13);
+    let near = (b & 511) * first..(b & 511) * first + first;
+    let (near_slots, near_bits) = (&live.near_slot[near.clone()], &live.near_bit[near]);
+    for d in 0..first {
         line(near_slots[d], near_bits[d]);
     }
     for d in LANES..count.min(13) {
