@@ -15,6 +15,9 @@ pub(super) const MAX_MOVES: usize = (MAX_N as usize).pow(3);
 /// bytes back (about 2.4 KiB), which costs about as much as unmarking four balls.
 const UNDO_REWIND: u16 = 4;
 
+/// [`Game::unmarked`] when every ball is marked in every line byte.
+const ALL_MARKED: u16 = u16::MAX;
+
 /// A game of 3-D Sequence: play, undo and O(13) win detection.
 ///
 /// Besides one [`Cube`] per colour, the game keeps every line of every direction as a byte (one
@@ -63,6 +66,10 @@ pub struct Game {
     pub(super) lines: [[u8; SLOTS]; 2],
     /// The live lines of each cell for this n and m.
     pub(super) live: &'static LiveLines,
+    /// The first ball whose other line bytes than the cube's (the x lines) are not marked, or
+    /// [`ALL_MARKED`]. Only a decided game has such balls (the AVX-512 playout leaves them);
+    /// [`Game::undo`] and [`Game::rewind_to`] mark them before the game plays on.
+    pub(super) unmarked: u16,
     /// The pegs played, as `x | y << 3` (from 0).
     pub(super) moves: [u8; MAX_MOVES],
 }
@@ -85,6 +92,7 @@ impl Game {
             heights: [0; 64],
             lines: [[0; SLOTS]; 2],
             live: LiveLines::of(n, m),
+            unmarked: ALL_MARKED,
             moves: [0; MAX_MOVES],
         })
     }
@@ -103,6 +111,7 @@ impl Game {
             self.heights.fill(0);
             self.len = 0;
             self.outcome = None;
+            self.unmarked = ALL_MARKED;
         } else {
             while self.undo().is_some() {}
         }
@@ -348,6 +357,14 @@ impl Game {
     /// is empty.
     #[inline]
     pub fn undo(&mut self) -> Option<Peg> {
+        let peg = self.take_back()?;
+        self.mark_unmarked();
+        Some(peg_of(peg))
+    }
+
+    /// [`Game::undo`] without marking the balls a playout left unmarked.
+    #[inline]
+    fn take_back(&mut self) -> Option<u8> {
         let last = self.len.checked_sub(1)?;
         self.len = last;
         let peg = self.moves[usize::from(last)];
@@ -363,7 +380,33 @@ impl Game {
         }
         self.outcome = None;
         self.threats_valid = false;
-        Some(peg_of(peg))
+        Some(peg)
+    }
+
+    /// Marks the live line bytes of the balls from `unmarked` on (see [`Game::unmarked`]).
+    #[inline]
+    fn mark_unmarked(&mut self) {
+        if self.unmarked != ALL_MARKED {
+            self.mark_from(self.unmarked);
+        }
+    }
+
+    #[cold]
+    fn mark_from(&mut self, first: u16) {
+        // The balls' heights, from the top of each peg down.
+        let mut heights = self.heights;
+        for i in (usize::from(first)..usize::from(self.len)).rev() {
+            let peg = usize::from(self.moves[i]) & 63;
+            heights[peg] -= 1;
+            let b = peg | usize::from(heights[peg]) << 6;
+            mark::<false>(
+                &mut self.lines[i & 1],
+                &self.live.slot[b],
+                &self.live.bit[b],
+                &RUNS[0],
+            );
+        }
+        self.unmarked = ALL_MARKED;
     }
 
     /// Takes back every ball played since `earlier`, a position this game was reached from by
@@ -397,9 +440,11 @@ impl Game {
         );
         if self.len.saturating_sub(earlier.len) <= UNDO_REWIND {
             while self.len > earlier.len {
-                self.undo();
+                self.take_back();
             }
+            self.mark_unmarked();
         } else {
+            self.unmarked = earlier.unmarked;
             self.len = earlier.len;
             self.outcome = earlier.outcome;
             self.hash = earlier.hash;
@@ -688,7 +733,12 @@ impl PartialEq for Game {
             && self.outcome == other.outcome
             && self.hash == other.hash
             && self.heights == other.heights
-            && self.lines == other.lines
+            && if self.unmarked == ALL_MARKED && other.unmarked == ALL_MARKED {
+                self.lines == other.lines
+            } else {
+                self.lines[0][..64] == other.lines[0][..64]
+                    && self.lines[1][..64] == other.lines[1][..64]
+            }
             && self.moves[..len] == other.moves[..len]
     }
 }
@@ -729,10 +779,22 @@ mod tests {
     use crate::sequence::cube::{DIRECTIONS, SLOTS};
 
     /// The line bytes a game should hold, from its balls alone: every ball in each of its
-    /// directions whose line has m cells or more on the board, walked cell by cell.
+    /// directions whose line has m cells or more on the board, walked cell by cell; the balls
+    /// from [`Game::unmarked`] on (a decided game's) in their x lines, the cube, only.
     fn expected_lines(game: &Game) -> [[u8; SLOTS]; 2] {
         let (n, m) = (game.n() as i32, game.m() as usize);
         let on = |c: [i32; 3]| c.iter().all(|&c| (0..n).contains(&c));
+        let mut unmarked = [false; 512];
+        let mut heights = game.heights;
+        for i in (usize::from(game.unmarked.min(game.len))..usize::from(game.len)).rev() {
+            assert!(
+                game.outcome.is_some(),
+                "only a decided game has unmarked balls"
+            );
+            let peg = usize::from(game.moves[i]);
+            heights[peg] -= 1;
+            unmarked[peg | usize::from(heights[peg]) << 6] = true;
+        }
         let mut lines = [[0; SLOTS]; 2];
         for (color, cube) in [
             game.cube(super::Color::Black),
@@ -751,8 +813,8 @@ mod tests {
                     let cells = (-7..=7)
                         .filter(|&i| on(std::array::from_fn(|a| cell[a] + i * step[a])))
                         .count();
-                    if cells >= m {
-                        let table = &super::super::cube::LINES;
+                    let table = &super::super::cube::LINES;
+                    if cells >= m && (!unmarked[b] || table.slot[b][d] < 64) {
                         lines[color][usize::from(table.slot[b][d])] |= table.bit[b][d];
                     }
                 }

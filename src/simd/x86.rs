@@ -63,6 +63,21 @@ impl Avx512Vbmi2 {
     }
 }
 
+/// Proof that the CPU has AVX-512 F, BW and VBMI (the Sequence playout's ray gathers,
+/// `vpmultishiftqb`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Avx512Vbmi(());
+
+impl Avx512Vbmi {
+    /// `Some` when the CPU has all of them.
+    pub(crate) fn new() -> Option<Avx512Vbmi> {
+        (is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512vbmi"))
+        .then_some(Avx512Vbmi(()))
+    }
+}
+
 /// Proof that the CPU has AVX-512F, BMI1, BMI2 and LZCNT (the grid judge's hand-written move).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Avx512Bmi(());

@@ -1,9 +1,12 @@
 //! Random playouts: [`Game::playout`], the step of Monte Carlo tree search, written once over
-//! how a ball is recorded ([`Recorder`]): portable, or ([`sse41`]) its 13 line bytes at once.
+//! how a ball is recorded ([`Recorder`]): portable, or ([`sse41`]) its 13 line bytes at once;
+//! and ([`vbmi`]) on AVX-512 VBMI, on the cubes alone.
 
 mod decisive;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
+#[cfg(target_arch = "x86_64")]
+mod vbmi;
 
 use super::cube::{LiveLines, MAX_N, RUNS, SLOTS};
 use super::game::{Game, MAX_MOVES, mark};
@@ -24,9 +27,14 @@ impl Game {
     /// Plays uniformly random legal moves until the game is decided and returns the outcome
     /// (at once if it already is). The playout step of Monte Carlo tree search.
     ///
-    /// On x86-64 CPUs with SSE4.1 (unless `BITGAMES_SIMD=portable`, see
-    /// [`crate::simd::Backend::detect`]) a ball's 13 line bytes are updated and tested in one
-    /// register; [`Game::playout_portable`] makes the same moves without it.
+    /// On x86-64 CPUs with AVX-512 VBMI (unless `BITGAMES_SIMD` caps the choice, see
+    /// [`crate::simd::Backend::detect`]) and m ≥ 3, each colour's cube is held in one 512-bit
+    /// register and a ball's 13 directions are tested on it; the line bytes of the other
+    /// directions than x are then marked for the playout's balls only when [`Game::undo`] takes
+    /// the game back to an undecided position (a search that rewinds to its root with
+    /// [`Game::rewind_to`] never pays for them). On other x86-64 CPUs with SSE4.1 (unless
+    /// `BITGAMES_SIMD=portable`) a ball's 13 line bytes are updated and tested in one
+    /// register. [`Game::playout_portable`] makes the same moves as both.
     ///
     /// ```
     /// use bitgames::{rng::Rng, sequence::Game};
@@ -37,11 +45,19 @@ impl Game {
     /// ```
     pub fn playout(&mut self, rng: &mut Rng) -> Outcome {
         #[cfg(target_arch = "x86_64")]
-        if self.outcome.is_none()
-            && crate::simd::Backend::detect() != crate::simd::Backend::Portable
-            && let Some(sse) = crate::simd::x86::Sse41::new()
-        {
-            return sse41::playout(self, rng, sse);
+        if self.outcome.is_none() {
+            let backend = crate::simd::Backend::detect();
+            if backend == crate::simd::Backend::Avx512
+                && self.m >= 3
+                && let Some(token) = crate::simd::x86::Avx512Vbmi::new()
+            {
+                return vbmi::playout(self, rng, token);
+            }
+            if backend != crate::simd::Backend::Portable
+                && let Some(sse) = crate::simd::x86::Sse41::new()
+            {
+                return sse41::playout(self, rng, sse);
+            }
         }
         run(self, rng, Portable)
     }
@@ -166,6 +182,24 @@ pub(super) fn run<R: Recorder>(game: &mut Game, rng: &mut Rng, recorder: R) -> O
     outcome
 }
 
+/// `SHIFTS[m]`, for `m ≤ 8`: the shifts k of three doubling steps `t &= t >> k` after which
+/// a set bit of `t` marks a run of m set bits (shifted by whole lines of bits where bits
+/// stand for cells a line apart). After a step of shift k ≤ L on bits that mark runs of L,
+/// they mark runs of L + k: the shifts 1, 2, 4 from L = 1 reach m = 8, smaller last steps
+/// every m between (a shift of 0 keeps L).
+#[cfg(target_arch = "x86_64")]
+pub(super) const SHIFTS: [[u8; 3]; 9] = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [1, 0, 0],
+    [1, 1, 0],
+    [1, 2, 0],
+    [1, 2, 1],
+    [1, 2, 2],
+    [1, 2, 3],
+    [1, 2, 4],
+];
+
 /// The open pegs of a playout as a list, for a uniformly random choice without rejection: the
 /// pegs open at the start in peg order, then each peg that fills replaced by the list's last.
 /// [`Game`]'s and `SmallGame`'s decisive playouts keep the same list, so both choose the same
@@ -260,7 +294,7 @@ impl<R: Recorder> Playout<'_, R> {
         // Multiply-shift maps the 2³² values of `r` onto the n² pegs, ⌊2³²/n²⌋ or one more each.
         let mut peg = usize::from(self.pegs[((u64::from(r) * self.area) >> 32) as usize & 63]) & 63;
         if self.heights[peg] >= self.n {
-            peg = self.open_peg();
+            peg = open_peg(&mut self.rng, self.heights, self.pegs, self.area, self.n);
         }
         let z = self.heights[peg];
         self.heights[peg] = z + 1;
@@ -271,27 +305,28 @@ impl<R: Recorder> Playout<'_, R> {
         self.recorder
             .mark::<CHECK>(lines, self.live, b, self.runs, self.steps)
     }
+}
 
-    /// A uniformly random open peg, after the first choice found a full one: rejection sampling
-    /// over all pegs (uniform over the open ones) a few more times, then, when most pegs are
-    /// full, a direct choice among the open ones counted.
-    #[cold]
-    #[inline(never)]
-    fn open_peg(&mut self) -> usize {
-        let pegs = &self.pegs[..self.area as usize];
-        let open = |&&peg: &&u8| self.heights[usize::from(peg) & 63] < self.n;
-        for _ in 0..3 {
-            let r = self.rng.next_u64() as u32;
-            let peg = &pegs[((u64::from(r) * self.area) >> 32) as usize];
-            if open(&peg) {
-                return usize::from(*peg) & 63;
-            }
+/// A uniformly random open peg of a side-n board (`pegs` its pegs, `area` their number), after
+/// the first choice found a full one: rejection sampling over all pegs (uniform over the open
+/// ones) a few more times, then, when most pegs are full, a direct choice among the open ones
+/// counted.
+#[cold]
+#[inline(never)]
+fn open_peg(rng: &mut Rng, heights: &[u8; 64], pegs: &[u8; 64], area: u64, n: u8) -> usize {
+    let pegs = &pegs[..area as usize];
+    let open = |&&peg: &&u8| heights[usize::from(peg) & 63] < n;
+    for _ in 0..3 {
+        let r = rng.next_u64() as u32;
+        let peg = &pegs[((u64::from(r) * area) >> 32) as usize];
+        if open(&peg) {
+            return usize::from(*peg) & 63;
         }
-        let count = pegs.iter().filter(open).count() as u32;
-        let k = self.rng.below(count) as usize;
-        let peg = pegs.iter().filter(open).nth(k).map_or(0, |&peg| peg);
-        usize::from(peg) & 63
     }
+    let count = pegs.iter().filter(open).count() as u32;
+    let k = rng.below(count) as usize;
+    let peg = pegs.iter().filter(open).nth(k).map_or(0, |&peg| peg);
+    usize::from(peg) & 63
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{Recorder, run};
+use super::{Recorder, SHIFTS, run};
 use crate::rng::Rng;
 use crate::sequence::cube::{LiveLines, SLOTS};
 use crate::sequence::{Game, Outcome};
@@ -50,21 +50,8 @@ pub(crate) struct RunSteps {
     masks: [[u8; 16]; 3],
 }
 
-/// `RUN_STEPS[m]` for `m ≤ 8`. After a step of shift k ≤ L on bytes whose set bits mark runs
-/// of L, they mark runs of L + k: the shifts 1, 2, 4 from L = 1 reach m = 8, smaller last
-/// steps every m between (a shift of 0 keeps L).
+/// `RUN_STEPS[m]` for `m ≤ 8`, the steps of [`SHIFTS`].
 pub(crate) static RUN_STEPS: [RunSteps; 9] = {
-    const SHIFTS: [[u8; 3]; 9] = [
-        [0, 0, 0],
-        [0, 0, 0],
-        [1, 0, 0],
-        [1, 1, 0],
-        [1, 2, 0],
-        [1, 2, 1],
-        [1, 2, 2],
-        [1, 2, 3],
-        [1, 2, 4],
-    ];
     let mut table = [const {
         RunSteps {
             counts: [[0; 2]; 3],

@@ -1,0 +1,298 @@
+//! [`Game::playout`] on AVX-512 VBMI: each colour's cube held in one 512-bit register (lane z
+//! the layer z, bit `x + 8y` the cell), a ball's 13 directions tested on it without the line
+//! bytes:
+//!
+//! - the 8 directions that climb a layer a step (`dz = 1`, `dx, dy` not both 0): one
+//!   `vpmultishiftqb` gathers, for every layer z' and direction, the bit of the cell where
+//!   the direction's line through the ball crosses layer z'; a run of m set bits down the
+//!   layers is a sequence;
+//! - the 4 directions within the ball's layer: the layer's runs by rotate-and steps;
+//! - the column: the layers where the ball's peg holds the colour.
+//!
+//! Rows and columns 7 of every layer are off the board (n ≤ 7) and empty, so a line that
+//! leaves the board through a side, rotated round the 64 bits, meets an empty cell first.
+//!
+//! Only the cube (the x lines, the first 64 line bytes) is written back: the other line bytes
+//! are left without the playout's balls, and [`Game::undo`] marks them when it takes the game
+//! back to an undecided position (see `Game::unmarked`).
+
+use std::arch::x86_64::*;
+
+use super::{PEGS, SHIFTS, open_peg};
+use crate::rng::Rng;
+use crate::sequence::cube::RUNS;
+use crate::sequence::game::{Game, MAX_MOVES};
+use crate::sequence::zobrist;
+use crate::sequence::{Color, Outcome};
+use crate::simd::x86::Avx512Vbmi;
+
+/// The in-layer step of each of the 8 climbing directions (`dx + 8 dy`).
+const CLIMB: [i32; 8] = [1, 8, 9, 7, -1, -8, -9, -7];
+
+/// `GATHER[z]`, byte `8 z' + i`: where (mod 64) direction `i`'s line through a ball of layer
+/// z crosses layer z', less the ball's own bit `x + 8y`.
+#[repr(C, align(64))]
+struct Gather([[u8; 64]; 8]);
+
+static GATHER: Gather = {
+    let mut table = [[0u8; 64]; 8];
+    let mut z = 0;
+    while z < 8 {
+        let mut layer = 0;
+        while layer < 8 {
+            let mut i = 0;
+            while i < 8 {
+                let k = layer as i32 - z as i32;
+                table[z][8 * layer + i] = (k * CLIMB[i]).rem_euclid(64) as u8;
+                i += 1;
+            }
+            layer += 1;
+        }
+        z += 1;
+    }
+    Gather(table)
+};
+
+/// The rotations of the in-layer run test for m, `ROTATIONS[m][step]`: lane `i` rotates by
+/// `k × [1, 8, 9, 7][i % 4]` (x, y and the two diagonals), k the step's shift of
+/// [`SHIFTS`].
+#[repr(C, align(64))]
+struct Rotations([[[u64; 8]; 3]; 9]);
+
+static ROTATIONS: Rotations = {
+    const STEP: [u64; 4] = [1, 8, 9, 7];
+    let mut table = [[[0u64; 8]; 3]; 9];
+    let mut m = 0;
+    while m < 9 {
+        let mut step = 0;
+        while step < 3 {
+            let mut lane = 0;
+            while lane < 8 {
+                table[m][step][lane] = (SHIFTS[m][step] as u64 * STEP[lane % 4]) % 64;
+                lane += 1;
+            }
+            step += 1;
+        }
+        m += 1;
+    }
+    Rotations(table)
+};
+
+/// [`Game::playout`] on AVX-512 VBMI, for `3 ≤ m` (an undecided game).
+pub(super) fn playout(game: &mut Game, rng: &mut Rng, token: Avx512Vbmi) -> Outcome {
+    // SAFETY: `token` exists, so the CPU has AVX-512 F, BW and VBMI.
+    unsafe { playout_vbmi(game, rng, token) }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn playout_vbmi(game: &mut Game, rng: &mut Rng, _: Avx512Vbmi) -> Outcome {
+    debug_assert!(game.outcome.is_none() && game.m >= 3);
+    let m = usize::from(game.m);
+    let cube = |color: Color| {
+        // SAFETY: a `Cube` is eight `u64` words: 64 bytes, any alignment for `loadu`.
+        unsafe { _mm512_loadu_si512(game.cube(color).0.as_ptr().cast()) }
+    };
+    let start = game.len;
+    let mut p = Vbmi {
+        n: game.n,
+        area: u64::from(game.n).pow(2),
+        cells: usize::from(game.n).pow(3),
+        pegs: &PEGS[usize::from(game.n)],
+        len: usize::from(game.len),
+        rng: rng.clone(),
+        hash: game.hash,
+        black: cube(Color::Black),
+        white: cube(Color::White),
+        runs: &RUNS[m],
+        climb_steps: SHIFTS[m].map(|k| 8 * u32::from(k)),
+        // SAFETY: `ROTATIONS` rows are 64-byte aligned arrays of eight words.
+        rotations: ROTATIONS.0[m]
+            .each_ref()
+            .map(|row| unsafe { _mm512_load_si512(row.as_ptr().cast()) }),
+        heights: &mut game.heights,
+        moves: &mut game.moves,
+    };
+    let quiet = 2 * m - 2;
+    while p.len < quiet {
+        let r = p.rng.next_u64() as u32;
+        if p.len & 1 == 0 {
+            p.drop::<0, false>(r);
+        } else {
+            p.drop::<1, false>(r);
+        }
+    }
+    let won = 'game: {
+        if p.len & 1 == 1 {
+            let r = p.rng.next_u64() as u32;
+            if p.drop::<1, true>(r) {
+                break 'game true;
+            }
+            if p.len == p.cells {
+                break 'game false;
+            }
+        }
+        loop {
+            let r = p.rng.next_u64();
+            if p.drop::<0, true>(r as u32) {
+                break true;
+            }
+            if p.len == p.cells {
+                break false;
+            }
+            if p.drop::<1, true>((r >> 32) as u32) {
+                break true;
+            }
+            if p.len == p.cells {
+                break false;
+            }
+        }
+    };
+    let (len, hash, black, white) = (p.len as u32, p.hash, p.black, p.white);
+    *rng = p.rng;
+    for (lines, cube) in game.lines.iter_mut().zip([black, white]) {
+        // SAFETY: the first 64 line bytes are the cube; `storeu` takes any alignment.
+        unsafe { _mm512_storeu_si512(lines.as_mut_ptr().cast(), cube) };
+    }
+    game.hash = hash;
+    game.len = len as u16;
+    game.unmarked = game.unmarked.min(start);
+    let outcome = if won {
+        Outcome::Win {
+            color: Color::of_move(len),
+            at: len,
+        }
+    } else {
+        Outcome::Draw
+    };
+    game.outcome = Some(outcome);
+    game.threats_valid = false;
+    outcome
+}
+
+/// The state of the playout's loop, held in locals (the cubes in registers).
+struct Vbmi<'a> {
+    n: u8,
+    area: u64,
+    cells: usize,
+    pegs: &'a [u8; 64],
+    len: usize,
+    rng: Rng,
+    hash: u64,
+    black: __m512i,
+    white: __m512i,
+    /// `RUNS[m]`: the column test.
+    runs: &'static [u8; 256],
+    /// The climbing directions' run test: shifts by whole layers (8 bits).
+    climb_steps: [u32; 3],
+    /// The in-layer run test's rotations, [`ROTATIONS`] of m.
+    rotations: [__m512i; 3],
+    heights: &'a mut [u8; 64],
+    moves: &'a mut [u8; MAX_MOVES],
+}
+
+impl Vbmi<'_> {
+    /// Drops a ball of colour `C` on a uniformly random open peg (as `Playout::drop` chooses
+    /// it) and, when `CHECK`, says whether it makes a sequence.
+    #[inline(always)]
+    fn drop<const C: usize, const CHECK: bool>(&mut self, r: u32) -> bool {
+        let mut peg = usize::from(self.pegs[((u64::from(r) * self.area) >> 32) as usize & 63]) & 63;
+        if self.heights[peg] >= self.n {
+            peg = open_peg(&mut self.rng, self.heights, self.pegs, self.area, self.n);
+        }
+        let z = self.heights[peg];
+        self.heights[peg] = z + 1;
+        self.moves[self.len] = peg as u8;
+        self.len += 1;
+        let b = peg | usize::from(z) << 6;
+        self.hash ^= zobrist::key(C, b);
+        // SAFETY: a `Vbmi` is only made in `playout_vbmi`, whose CPU has AVX-512 F, BW and
+        // VBMI; `GATHER` rows are 64-byte aligned.
+        unsafe {
+            let ball = _mm512_set1_epi64((1u64 << peg) as i64);
+            let cube = if C == 0 {
+                &mut self.black
+            } else {
+                &mut self.white
+            };
+            *cube = _mm512_mask_or_epi64(*cube, 1 << (z & 7), *cube, ball);
+            if !CHECK {
+                return false;
+            }
+            let cube = *cube;
+            // The column: the layers where this peg holds the colour.
+            let column = self.runs[usize::from(_mm512_test_epi64_mask(cube, ball))];
+            // The climbing directions: bit i of byte z' is direction i's cell in layer z'.
+            let at = _mm512_add_epi8(
+                _mm512_load_si512(GATHER.0[usize::from(z) & 7].as_ptr().cast()),
+                _mm512_set1_epi8(peg as i8),
+            );
+            let rays = _mm512_multishift_epi64_epi8(at, cube);
+            let mut climb = _mm512_test_epi8_mask(rays, _mm512_set1_epi8(1));
+            for shift in self.climb_steps {
+                climb &= climb >> shift;
+            }
+            // The ball's layer, four directions (twice) by rotate-and steps.
+            let mut flat = _mm512_permutexvar_epi64(_mm512_set1_epi64(i64::from(z)), cube);
+            for rotation in self.rotations {
+                flat = _mm512_and_si512(flat, _mm512_rorv_epi64(flat, rotation));
+            }
+            let flat = _mm512_test_epi64_mask(flat, flat);
+            (climb | u64::from(flat) | u64::from(column)) != 0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The AVX-512 playout called directly (whatever `BITGAMES_SIMD` says): the portable
+    /// playout's moves, outcome, key, cube and generator state from every size and from
+    /// positions part played; after an undo, the same line bytes, every one marked.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn vbmi_playout_is_the_portable_playout() {
+        let Some(token) = Avx512Vbmi::new() else {
+            eprintln!("skipped: this CPU has no AVX-512 VBMI");
+            return;
+        };
+        let mut rng = Rng::new(5);
+        let mut games = 0;
+        for n in 3..=7 {
+            for m in 3..=n {
+                for trial in 0..200u32 {
+                    let mut start = Game::new(n, m).unwrap();
+                    for _ in 0..trial % 23 {
+                        let open: Vec<_> = start.legal_moves().collect();
+                        let p = open[rng.below(open.len() as u32) as usize];
+                        if start.play(p.x, p.y).unwrap().is_some() {
+                            start.undo();
+                            break;
+                        }
+                    }
+                    let seed = rng.next_u64();
+                    let (mut fast, mut slow) = (start.clone(), start.clone());
+                    let (mut fast_rng, mut slow_rng) = (Rng::new(seed), Rng::new(seed));
+                    let outcome = playout(&mut fast, &mut fast_rng, token);
+                    assert_eq!(outcome, slow.playout_portable(&mut slow_rng));
+                    assert_eq!(fast_rng.next_u64(), slow_rng.next_u64());
+                    assert!(fast == slow, "n {n} m {m} trial {trial}");
+                    assert_eq!(fast.unmarked, start.len);
+                    for color in [Color::Black, Color::White] {
+                        assert_eq!(fast.cube(color), slow.cube(color));
+                    }
+                    // Back to an undecided position: every line byte as the portable game's.
+                    let back = (trial % 3 + 1).min(u32::from(fast.len - start.len));
+                    for _ in 0..back {
+                        assert_eq!(fast.undo(), slow.undo());
+                    }
+                    assert!(fast.lines == slow.lines, "n {n} m {m} trial {trial}");
+                    fast.rewind_to(&start);
+                    assert!(fast.lines == start.lines && fast == start);
+                    games += 1;
+                }
+            }
+        }
+        assert_eq!(games, 15 * 200);
+    }
+}
