@@ -2,8 +2,8 @@
 //! compared after every ball (outcome, full-board detector, every cell), with undo checks; on
 //! boards of n ≤ 4 also on `SmallGame` (one u64 a colour), which must match `Game` in
 //! everything (outcome, hash, balls, threats, winning pegs) and, at the end, make the same
-//! random and decisive playouts from the same seed. On every size the playout (the fastest
-//! path of this CPU) must be the portable playout, also after an undo.
+//! random and decisive playouts from the same seed. On every size the random and decisive
+//! playouts (the fastest path of this CPU) must be the portable ones, also after an undo.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -117,7 +117,26 @@ fuzz_target!(|input: Input| {
             for color in [Color::Black, Color::White] {
                 assert_eq!(fast.winning_pegs(color), slow.winning_pegs(color));
             }
-            assert_eq!(fast.playout_decisive(&mut a), slow.playout_decisive(&mut b));
+            assert_eq!(
+                fast.playout_decisive(&mut a),
+                slow.playout_decisive_portable(&mut b)
+            );
+            assert!(fast == slow, "the decisive playouts differ after an undo");
+        }
+        // The same for the decisive playout, and the line-byte one after an undo.
+        let (mut fast, mut slow) = (game.clone(), game.clone());
+        let (mut a, mut b) = (Rng::new(!input.seed), Rng::new(!input.seed));
+        assert_eq!(
+            fast.playout_decisive(&mut a),
+            slow.playout_decisive_portable(&mut b)
+        );
+        assert!(fast == slow, "the decisive playout is not the portable one");
+        if fast.moves_played() > game.moves_played() {
+            assert_eq!(fast.undo(), slow.undo());
+            assert_eq!(
+                fast.playout_decisive_portable(&mut a),
+                slow.playout_decisive_portable(&mut b)
+            );
             assert!(fast == slow, "the decisive playouts differ after an undo");
         }
     }

@@ -15,7 +15,12 @@ impl Game {
     ///
     /// Each colour's threats ([`Game::threats`]) are computed at the start unless
     /// [`Game::cache_threats`] already keeps them, then kept up to date from the 13 line bytes
-    /// of every ball: a handful of table look-ups a ball. They stay cached afterwards.
+    /// of every ball: a handful of table look-ups a ball. They stay cached afterwards. On
+    /// x86-64 CPUs with AVX-512 VBMI (unless `BITGAMES_SIMD` caps the choice) and m ≥ 3, a
+    /// ball's win and new threats come from its rays in the cubes instead, as in
+    /// [`Game::playout`], and the line bytes of the other directions than x are marked only
+    /// when [`Game::undo`] takes the game back to an undecided position;
+    /// [`Game::playout_decisive_portable`] makes the same moves without it.
     ///
     /// ```
     /// use bitgames::{rng::Rng, sequence::{Color, Game, Outcome}};
@@ -30,6 +35,18 @@ impl Game {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn playout_decisive(&mut self, rng: &mut Rng) -> Outcome {
+        self.decisive(rng, true)
+    }
+
+    /// [`Game::playout_decisive`] on the line bytes, as on CPUs without AVX-512 VBMI: the same
+    /// moves and outcome, from the same random numbers.
+    pub fn playout_decisive_portable(&mut self, rng: &mut Rng) -> Outcome {
+        self.decisive(rng, false)
+    }
+
+    /// The decisive playout, on AVX-512 VBMI when `simd` and the CPU has it.
+    #[inline]
+    fn decisive(&mut self, rng: &mut Rng, simd: bool) -> Outcome {
         if let Some(outcome) = self.outcome {
             return outcome;
         }
@@ -50,6 +67,18 @@ impl Game {
             fold(self.threats[0].and(next)),
             fold(self.threats[1].and(next)),
         ];
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = simd;
+        #[cfg(target_arch = "x86_64")]
+        let vbmi =
+            (simd && self.m >= 3 && crate::simd::Backend::detect() == crate::simd::Backend::Avx512)
+                .then(crate::simd::x86::Avx512Vbmi::new)
+                .flatten();
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = vbmi {
+            let won = super::vbmi::decisive(self, open, playable, rng, token);
+            return self.finish_decisive(won);
+        }
         let [black, white] = &mut self.lines;
         let mut p = Decisive {
             n,
@@ -74,20 +103,26 @@ impl Game {
             _ => p.run::<13>(black, white, &mut local),
         };
         *rng = local;
-        let (len, hash, mut threats) = (p.len, p.hash, p.threats);
+        let (len, hash, threats) = (p.len, p.hash, p.threats);
         self.len = len as u16;
         self.hash = hash;
-        // The steps leave the cells they fill in the threat cubes (every read of them looks
-        // at empty cells only): cleared here, once.
+        self.threats = threats;
+        self.finish_decisive(won)
+    }
+
+    /// The end of a decisive playout whose steps left the cells they filled in the threat
+    /// cubes (every read of them looks at empty cells only): they are cleared here, once, and
+    /// the outcome set.
+    fn finish_decisive(&mut self, won: bool) -> Outcome {
         let occupied = self.cube(Color::Black).or(self.cube(Color::White));
-        for cube in &mut threats {
+        for cube in &mut self.threats {
             *cube = cube.minus(occupied);
         }
-        self.threats = threats;
+        let len = u32::from(self.len);
         let outcome = if won {
             Outcome::Win {
-                color: Color::of_move(len as u32),
-                at: len as u32,
+                color: Color::of_move(len),
+                at: len,
             }
         } else {
             Outcome::Draw

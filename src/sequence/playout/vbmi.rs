@@ -18,9 +18,9 @@
 
 use std::arch::x86_64::*;
 
-use super::{PEGS, SHIFTS, open_peg};
+use super::{OpenPegs, PEGS, SHIFTS, open_peg};
 use crate::rng::Rng;
-use crate::sequence::cube::RUNS;
+use crate::sequence::cube::{BOARDS, Cube, RUNS};
 use crate::sequence::game::{Game, MAX_MOVES};
 use crate::sequence::zobrist;
 use crate::sequence::{Color, Outcome};
@@ -242,6 +242,288 @@ impl Vbmi<'_> {
     }
 }
 
+/// `FLAT`, byte `4 pos + d` for `pos < 13`: where (mod 64) the ball's line of in-layer
+/// direction d (x, y and the two diagonals: steps 1, 8, 9, 7) holds its cell `pos − 6` steps
+/// away, less the ball's own bit; bytes 52.. are 0 (their bits are dropped by [`FLAT_USED`]).
+static FLAT: Gather = {
+    const STEP: [i32; 4] = [1, 8, 9, 7];
+    let mut table = [[0u8; 64]; 8];
+    let mut j = 0;
+    while j < 52 {
+        let k = (j / 4) as i32 - 6;
+        table[0][j] = (k * STEP[j % 4]).rem_euclid(64) as u8;
+        j += 1;
+    }
+    Gather(table)
+};
+
+/// The bits of the 13 × 4 in-layer ray cells.
+const FLAT_USED: u64 = (1 << 52) - 1;
+
+/// Does the ray mask `own` (bit `stride × pos + d`: the cell `pos` steps along direction
+/// d) hold a run of `M` along some direction?
+#[inline(always)]
+fn has_run<const M: usize>(own: u64, stride: u32) -> bool {
+    let mut t = own;
+    for shift in SHIFTS[M] {
+        t &= t >> (stride * u32::from(shift));
+    }
+    t != 0
+}
+
+/// The cells of `empty` with a run of `M − 1` cells of `own` beside them along their
+/// direction, on one side or split between both: the threats, in ray masks as for
+/// [`has_run`].
+#[inline(always)]
+fn threats<const M: usize>(own: u64, empty: u64, stride: u32) -> u64 {
+    // below[j]: the j cells before are own; above[j]: the j cells after.
+    let (mut below, mut above) = ([!0u64; 8], [!0u64; 8]);
+    for j in 1..M {
+        below[j] = below[j - 1] & own << (stride * j as u32);
+        above[j] = above[j - 1] & own >> (stride * j as u32);
+    }
+    let mut found = 0;
+    for j in 0..M {
+        found |= below[j] & above[M - 1 - j];
+    }
+    found & empty
+}
+
+/// [`Game::playout_decisive`]'s loop on AVX-512 VBMI, for `3 ≤ m`: the same balls, the
+/// cubes in registers, a ball's win and new threats from its rays (see the module's
+/// documentation). Returns whether the game was won; `game`'s length, key, heights, moves,
+/// cube bytes and (with the cells filled left in them) threats are updated.
+pub(super) fn decisive(
+    game: &mut Game,
+    open: OpenPegs,
+    playable: [u64; 2],
+    rng: &mut Rng,
+    token: Avx512Vbmi,
+) -> bool {
+    // SAFETY: `token` exists, so the CPU has AVX-512 F, BW and VBMI.
+    unsafe {
+        match game.m {
+            3 => decisive_vbmi::<3>(game, open, playable, rng, token),
+            4 => decisive_vbmi::<4>(game, open, playable, rng, token),
+            5 => decisive_vbmi::<5>(game, open, playable, rng, token),
+            6 => decisive_vbmi::<6>(game, open, playable, rng, token),
+            _ => decisive_vbmi::<7>(game, open, playable, rng, token),
+        }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn decisive_vbmi<const M: usize>(
+    game: &mut Game,
+    open: OpenPegs,
+    playable: [u64; 2],
+    rng: &mut Rng,
+    _: Avx512Vbmi,
+) -> bool {
+    debug_assert!(game.outcome.is_none() && usize::from(game.m) == M);
+    let cube = |color: Color| {
+        // SAFETY: a `Cube` is eight `u64` words: 64 bytes, any alignment for `loadu`.
+        unsafe { _mm512_loadu_si512(game.cube(color).0.as_ptr().cast()) }
+    };
+    let board = BOARDS[usize::from(game.n) & 7];
+    let start = game.len;
+    let mut p = VbmiDecisive {
+        n: game.n,
+        cells: usize::from(game.n).pow(3),
+        len: usize::from(game.len),
+        hash: game.hash,
+        cubes: [cube(Color::Black), cube(Color::White)],
+        // SAFETY: a `Cube` is 64 bytes.
+        board: unsafe { _mm512_loadu_si512(board.0.as_ptr().cast()) },
+        threats: game.threats,
+        playable,
+        open,
+        heights: &mut game.heights,
+        moves: &mut game.moves,
+    };
+    let mut local = rng.clone();
+    let won = 'game: {
+        if p.len & 1 == 1
+            && let Some(won) = p.step::<1, M>(&mut local)
+        {
+            break 'game won;
+        }
+        loop {
+            if let Some(won) = p.step::<0, M>(&mut local) {
+                break 'game won;
+            }
+            if let Some(won) = p.step::<1, M>(&mut local) {
+                break 'game won;
+            }
+        }
+    };
+    *rng = local;
+    let (len, hash, cubes, threats) = (p.len, p.hash, p.cubes, p.threats);
+    for (lines, cube) in game.lines.iter_mut().zip(cubes) {
+        // SAFETY: the first 64 line bytes are the cube; `storeu` takes any alignment.
+        unsafe { _mm512_storeu_si512(lines.as_mut_ptr().cast(), cube) };
+    }
+    game.len = len as u16;
+    game.hash = hash;
+    game.threats = threats;
+    game.unmarked = game.unmarked.min(start);
+    won
+}
+
+/// The state of the decisive loop, held in locals (the cubes in registers).
+struct VbmiDecisive<'a> {
+    n: u8,
+    cells: usize,
+    len: usize,
+    hash: u64,
+    cubes: [__m512i; 2],
+    /// The board's cells, by layer.
+    board: __m512i,
+    /// Each colour's threats, and (not cleared until the end) cells filled since the start.
+    threats: [Cube; 2],
+    /// Per colour, the pegs whose next cell is a threat of that colour: exact after every
+    /// ball.
+    playable: [u64; 2],
+    open: OpenPegs,
+    heights: &'a mut [u8; 64],
+    moves: &'a mut [u8; MAX_MOVES],
+}
+
+impl VbmiDecisive<'_> {
+    /// The lowest next cell of the pegs `pegs` (not empty), as `Decisive::lowest_cell`.
+    #[inline(always)]
+    fn lowest_cell(&self, mut pegs: u64) -> usize {
+        let mut best = usize::MAX;
+        while pegs != 0 {
+            let peg = pegs.trailing_zeros() as usize;
+            pegs &= pegs - 1;
+            best = best.min(usize::from(self.heights[peg & 63]) << 6 | peg);
+        }
+        best
+    }
+
+    /// Plays one ball of colour `C` as `Decisive::step` does: a win if it can, else a block,
+    /// else a random open peg. `Some(won)` when the game is decided.
+    #[inline(always)]
+    fn step<const C: usize, const M: usize>(&mut self, rng: &mut Rng) -> Option<bool> {
+        let b = if self.playable[0] | self.playable[1] != 0 {
+            let pegs = if self.playable[C] != 0 {
+                self.playable[C]
+            } else {
+                self.playable[C ^ 1]
+            };
+            self.lowest_cell(pegs)
+        } else {
+            let peg = self.open.pick(rng.next_u64() as u32);
+            peg | usize::from(self.heights[peg]) << 6
+        };
+        let (peg, z) = (b & 63, b >> 6);
+        self.heights[peg] = z as u8 + 1;
+        self.moves[self.len] = peg as u8;
+        self.len += 1;
+        self.hash ^= zobrist::key(C, b);
+        let above = z + 1 < usize::from(self.n);
+        if !above {
+            self.open.remove(peg);
+        }
+        // SAFETY: a `VbmiDecisive` is only made in `decisive_vbmi`, whose CPU has AVX-512 F,
+        // BW and VBMI; `GATHER` and `FLAT` rows are 64-byte aligned.
+        let (won, climb, flat, column) = unsafe {
+            let ball = _mm512_set1_epi64((1u64 << peg) as i64);
+            let own = _mm512_mask_or_epi64(self.cubes[C], 1 << (z & 7), self.cubes[C], ball);
+            self.cubes[C] = own;
+            let filled = _mm512_or_si512(own, self.cubes[C ^ 1]);
+            let ones = _mm512_set1_epi8(1);
+            let rays = |at: __m512i, cube: __m512i| {
+                _mm512_test_epi8_mask(_mm512_multishift_epi64_epi8(at, cube), ones)
+            };
+            // The column: the run of the colour down from the ball.
+            let column = u64::from(_mm512_test_epi64_mask(own, ball));
+            let run = (!(column << (63 - z))).leading_zeros() as usize;
+            // The 8 climbing directions, through every layer.
+            let at = _mm512_add_epi8(
+                _mm512_load_si512(GATHER.0[z & 7].as_ptr().cast()),
+                _mm512_set1_epi8(peg as i8),
+            );
+            let open = _mm512_andnot_si512(filled, self.board);
+            let mine = rays(at, own);
+            let empty = rays(at, open);
+            let climb = threats::<M>(mine, empty, 8);
+            // The 4 directions in the ball's layer, 6 cells either side.
+            let layer = _mm512_set1_epi64(z as i64);
+            let flat_at = _mm512_add_epi8(
+                _mm512_load_si512(FLAT.0[0].as_ptr().cast()),
+                _mm512_set1_epi8(peg as i8),
+            );
+            let flat_mine = rays(flat_at, _mm512_permutexvar_epi64(layer, own)) & FLAT_USED;
+            let flat_empty = rays(flat_at, _mm512_permutexvar_epi64(layer, open)) & FLAT_USED;
+            let flat = threats::<M>(flat_mine, flat_empty, 4);
+            let won = run >= M || has_run::<M>(mine, 8) || has_run::<M>(flat_mine, 4);
+            (won, climb, flat, above && run >= M - 1)
+        };
+        if climb | flat != 0 || column {
+            add_threats(
+                &mut self.threats[C],
+                &mut self.playable[C],
+                self.heights,
+                (peg, z),
+                (climb, flat, column),
+            );
+        }
+        // The peg played: its next cell, if it has one, is a threat of either colour or not
+        // (written without a test, as `Decisive::step` does).
+        let word = (z + 1) & 7;
+        let above = u64::from(above);
+        let (black, white) = (
+            self.threats[0].0[word] >> peg & above,
+            self.threats[1].0[word] >> peg & above,
+        );
+        let clear = !(1 << peg);
+        self.playable[0] = self.playable[0] & clear | black << peg;
+        self.playable[1] = self.playable[1] & clear | white << peg;
+        if won {
+            Some(true)
+        } else if self.len == self.cells {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
+/// Adds the threats that a ball at `peg`, layer `z` found (ray masks `climb` and `flat`, and
+/// the cell above it when `column`) to its colour's threat cube, and the pegs of those that
+/// are playable to its playable pegs. Out of line: the loop's state stays in registers.
+#[inline(never)]
+fn add_threats(
+    threats: &mut Cube,
+    playable: &mut u64,
+    heights: &[u8; 64],
+    (peg, z): (usize, usize),
+    (mut climb, mut flat, column): (u64, u64, bool),
+) {
+    let mut add = |q: usize, layer: usize| {
+        let q = q & 63;
+        threats.0[layer & 7] |= 1 << q;
+        if usize::from(heights[q]) == layer {
+            *playable |= 1 << q;
+        }
+    };
+    while climb != 0 {
+        let j = climb.trailing_zeros() as usize;
+        climb &= climb - 1;
+        add(peg + usize::from(GATHER.0[z & 7][j]), j >> 3);
+    }
+    while flat != 0 {
+        let j = flat.trailing_zeros() as usize;
+        flat &= flat - 1;
+        add(peg + usize::from(FLAT.0[0][j]), z);
+    }
+    if column {
+        add(peg, z + 1);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,5 +576,59 @@ mod tests {
             }
         }
         assert_eq!(games, 15 * 200);
+    }
+
+    /// The AVX-512 decisive playout (through [`Game::playout_decisive`], which takes it on
+    /// this CPU unless `BITGAMES_SIMD` caps it): the line bytes' moves, outcome, key, cube,
+    /// threats and generator state from every size and from positions part played; after an
+    /// undo, the same line bytes.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn vbmi_decisive_playout_is_the_line_bytes_playout() {
+        if Avx512Vbmi::new().is_none()
+            || crate::simd::Backend::detect() != crate::simd::Backend::Avx512
+        {
+            eprintln!("skipped: this CPU has no AVX-512 VBMI, or BITGAMES_SIMD caps it");
+            return;
+        }
+        let mut rng = Rng::new(6);
+        for n in 3..=7 {
+            for m in 3..=n {
+                for trial in 0..200u32 {
+                    let mut start = Game::new(n, m).unwrap();
+                    for _ in 0..trial % 29 {
+                        let open: Vec<_> = start.legal_moves().collect();
+                        let p = open[rng.below(open.len() as u32) as usize];
+                        if start.play(p.x, p.y).unwrap().is_some() {
+                            start.undo();
+                            break;
+                        }
+                    }
+                    if trial % 2 == 0 {
+                        start.cache_threats();
+                    }
+                    let seed = rng.next_u64();
+                    let (mut fast, mut slow) = (start.clone(), start.clone());
+                    let (mut fast_rng, mut slow_rng) = (Rng::new(seed), Rng::new(seed));
+                    let outcome = fast.playout_decisive(&mut fast_rng);
+                    assert_eq!(outcome, slow.playout_decisive_portable(&mut slow_rng));
+                    assert_eq!(fast_rng.next_u64(), slow_rng.next_u64());
+                    assert!(fast == slow, "n {n} m {m} trial {trial}");
+                    assert_eq!(fast.unmarked, start.len);
+                    assert_eq!(fast.threats, slow.threats, "n {n} m {m} trial {trial}");
+                    let back = (trial % 3 + 1).min(u32::from(fast.len - start.len));
+                    for _ in 0..back {
+                        assert_eq!(fast.undo(), slow.undo());
+                    }
+                    assert!(fast.lines == slow.lines, "n {n} m {m} trial {trial}");
+                    // Both play on alike: the line bytes the undo marked are the right ones.
+                    assert_eq!(
+                        fast.playout_decisive_portable(&mut fast_rng),
+                        slow.playout_decisive_portable(&mut slow_rng)
+                    );
+                    assert!(fast == slow);
+                }
+            }
+        }
     }
 }
