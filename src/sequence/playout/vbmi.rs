@@ -260,22 +260,12 @@ static FLAT: Gather = {
 /// The bits of the 13 × 4 in-layer ray cells.
 const FLAT_USED: u64 = (1 << 52) - 1;
 
-/// Does the ray mask `own` (bit `stride × pos + d`: the cell `pos` steps along direction
-/// d) hold a run of `M` along some direction?
+/// The cells with a run of `M − 1` cells of `own` beside them along their direction, on one
+/// side or split between both, in a ray mask `own` (bit `stride × pos + d`: the cell `pos`
+/// steps along direction d): the empty ones are threats, and the ball's own cell is there
+/// when it completes a run of M.
 #[inline(always)]
-fn has_run<const M: usize>(own: u64, stride: u32) -> bool {
-    let mut t = own;
-    for shift in SHIFTS[M] {
-        t &= t >> (stride * u32::from(shift));
-    }
-    t != 0
-}
-
-/// The cells of `empty` with a run of `M − 1` cells of `own` beside them along their
-/// direction, on one side or split between both: the threats, in ray masks as for
-/// [`has_run`].
-#[inline(always)]
-fn threats<const M: usize>(own: u64, empty: u64, stride: u32) -> u64 {
+fn beside_runs<const M: usize>(own: u64, stride: u32) -> u64 {
     // below[j]: the j cells before are own; above[j]: the j cells after.
     let (mut below, mut above) = ([!0u64; 8], [!0u64; 8]);
     for j in 1..M {
@@ -286,7 +276,7 @@ fn threats<const M: usize>(own: u64, empty: u64, stride: u32) -> u64 {
     for j in 0..M {
         found |= below[j] & above[M - 1 - j];
     }
-    found & empty
+    found
 }
 
 /// [`Game::playout_decisive`]'s loop on AVX-512 VBMI, for `3 ≤ m`: the same balls, the
@@ -445,10 +435,8 @@ impl VbmiDecisive<'_> {
                 _mm512_load_si512(GATHER.0[z & 7].as_ptr().cast()),
                 _mm512_set1_epi8(peg as i8),
             );
-            let open = _mm512_andnot_si512(filled, self.board);
             let mine = rays(at, own);
-            let empty = rays(at, open);
-            let climb = threats::<M>(mine, empty, 8);
+            let climb = beside_runs::<M>(mine, 8);
             // The 4 directions in the ball's layer, 6 cells either side.
             let layer = _mm512_set1_epi64(z as i64);
             let flat_at = _mm512_add_epi8(
@@ -456,9 +444,18 @@ impl VbmiDecisive<'_> {
                 _mm512_set1_epi8(peg as i8),
             );
             let flat_mine = rays(flat_at, _mm512_permutexvar_epi64(layer, own)) & FLAT_USED;
-            let flat_empty = rays(flat_at, _mm512_permutexvar_epi64(layer, open)) & FLAT_USED;
-            let flat = threats::<M>(flat_mine, flat_empty, 4);
-            let won = run >= M || has_run::<M>(mine, 8) || has_run::<M>(flat_mine, 4);
+            let flat = beside_runs::<M>(flat_mine, 4);
+            // The ball's cells in the ray masks: byte z of the climbing rays, cell 6 of the
+            // layer's. The other cells found are threats when empty and on the board: mostly
+            // there are none, and the empty cells are not gathered.
+            let (climb_ball, flat_ball) = (0xff << (8 * (z & 7)), 0xf << 24);
+            let won = run >= M || climb & climb_ball | flat & flat_ball != 0;
+            let (mut climb, mut flat) = (climb & !climb_ball, flat & !flat_ball);
+            if climb | flat != 0 {
+                let open = _mm512_andnot_si512(filled, self.board);
+                climb &= rays(at, open);
+                flat &= rays(flat_at, _mm512_permutexvar_epi64(layer, open)) & FLAT_USED;
+            }
             (won, climb, flat, above && run >= M - 1)
         };
         if climb | flat != 0 || column {
