@@ -459,9 +459,8 @@ impl VbmiDecisive<'_> {
             (won, climb, flat, above && run >= M - 1)
         };
         if climb | flat != 0 || column {
-            add_threats(
+            self.playable[C] |= add_threats(
                 &mut self.threats[C],
-                &mut self.playable[C],
                 self.heights,
                 (peg, z),
                 (climb, flat, column),
@@ -489,21 +488,21 @@ impl VbmiDecisive<'_> {
 }
 
 /// Adds the threats that a ball at `peg`, layer `z` found (ray masks `climb` and `flat`, and
-/// the cell above it when `column`) to its colour's threat cube, and the pegs of those that
-/// are playable to its playable pegs. Out of line: the loop's state stays in registers.
+/// the cell above it when `column`) to its colour's threat cube; returns the pegs of those
+/// that are playable. Out of line: the loop's state stays in registers.
 #[inline(never)]
 fn add_threats(
     threats: &mut Cube,
-    playable: &mut u64,
     heights: &[u8; 64],
     (peg, z): (usize, usize),
     (mut climb, mut flat, column): (u64, u64, bool),
-) {
+) -> u64 {
+    let mut playable = 0;
     let mut add = |q: usize, layer: usize| {
         let q = q & 63;
         threats.0[layer & 7] |= 1 << q;
         if usize::from(heights[q]) == layer {
-            *playable |= 1 << q;
+            playable |= 1 << q;
         }
     };
     while climb != 0 {
@@ -519,6 +518,7 @@ fn add_threats(
     if column {
         add(peg, z + 1);
     }
+    playable
 }
 
 #[cfg(test)]
