@@ -118,15 +118,7 @@ impl Game {
         for cube in &mut self.threats {
             *cube = cube.minus(occupied);
         }
-        let len = u32::from(self.len);
-        let outcome = if won {
-            Outcome::Win {
-                color: Color::of_move(len),
-                at: len,
-            }
-        } else {
-            Outcome::Draw
-        };
+        let outcome = super::ended(won, u32::from(self.len));
         self.outcome = Some(outcome);
         outcome
     }
@@ -178,19 +170,6 @@ impl Decisive<'_> {
         }
     }
 
-    /// The lowest next cell of the pegs `pegs` (not empty): the lowest cell, not the lowest
-    /// peg, the order `SmallGame` follows.
-    #[inline(always)]
-    fn lowest_cell(&self, mut pegs: u64) -> usize {
-        let mut best = usize::MAX;
-        while pegs != 0 {
-            let peg = pegs.trailing_zeros() as usize;
-            pegs &= pegs - 1;
-            best = best.min(usize::from(self.heights[peg & 63]) << 6 | peg);
-        }
-        best
-    }
-
     /// Plays one ball of colour `C` (0 Black), whose line bytes are `own` (`other`: the other
     /// colour's): a win if it can, else a block, else a random open peg. `Some(won)` when the
     /// game is decided (a win, or a draw on the full board).
@@ -201,17 +180,7 @@ impl Decisive<'_> {
         other: &[u8; SLOTS],
         rng: &mut Rng,
     ) -> Option<bool> {
-        let b = if self.playable[0] | self.playable[1] != 0 {
-            let pegs = if self.playable[C] != 0 {
-                self.playable[C]
-            } else {
-                self.playable[C ^ 1]
-            };
-            self.lowest_cell(pegs)
-        } else {
-            let peg = self.open.pick(rng.next_u64() as u32);
-            peg | usize::from(self.heights[peg]) << 6
-        };
+        let b = choose::<C>(&self.playable, self.heights, &self.open, rng);
         let (peg, z) = (b & 63, b >> 6);
         self.heights[peg] = z as u8 + 1;
         self.moves[self.len] = peg as u8;
@@ -238,27 +207,75 @@ impl Decisive<'_> {
                 }
             },
         );
-        // The peg played: its next cell, if it has one, is a threat of either colour or not.
-        // Mostly neither, and the peg was in neither mask, so that nothing changes; the masks
-        // are written anyway, as a test for that case would be mispredicted on the moves
-        // that do change them.
         self.playable[C] |= new_playable;
-        let word = (z + 1) & 7;
-        let above = u64::from(above);
-        let (black, white) = (
-            self.threats[0].0[word] >> peg & above,
-            self.threats[1].0[word] >> peg & above,
-        );
-        let clear = !(1 << peg);
-        self.playable[0] = self.playable[0] & clear | black << peg;
-        self.playable[1] = self.playable[1] & clear | white << peg;
-        if won {
-            Some(true)
-        } else if self.len == self.cells {
-            Some(false)
+        refresh_peg(&mut self.playable, &self.threats, peg, z, above);
+        decided(won, self.len, self.cells)
+    }
+}
+
+/// The cell a decisive step of colour `C` plays (bit `peg | z << 6`): the lowest next cell of
+/// the pegs where it wins now, else of those where the opponent would, else the next cell of a
+/// random open peg. `playable` holds each colour's pegs whose next cell is its threat.
+#[inline(always)]
+pub(super) fn choose<const C: usize>(
+    playable: &[u64; 2],
+    heights: &[u8; 64],
+    open: &OpenPegs,
+    rng: &mut Rng,
+) -> usize {
+    if playable[0] | playable[1] != 0 {
+        let mut pegs = if playable[C] != 0 {
+            playable[C]
         } else {
-            None
+            playable[C ^ 1]
+        };
+        // The lowest cell, not the lowest peg: the order `SmallGame` follows.
+        let mut best = usize::MAX;
+        while pegs != 0 {
+            let peg = pegs.trailing_zeros() as usize;
+            pegs &= pegs - 1;
+            best = best.min(usize::from(heights[peg & 63]) << 6 | peg);
         }
+        best
+    } else {
+        let peg = open.pick(rng.next_u64() as u32);
+        peg | usize::from(heights[peg]) << 6
+    }
+}
+
+/// After a decisive step's ball at `peg`, layer `z`: the peg's next cell, if it has one
+/// (`above`), is a threat of either colour or not. Mostly neither, and the peg was in neither
+/// mask, so that nothing changes; the masks are written anyway, as a test for that case would
+/// be mispredicted on the moves that do change them.
+#[inline(always)]
+pub(super) fn refresh_peg(
+    playable: &mut [u64; 2],
+    threats: &[Cube; 2],
+    peg: usize,
+    z: usize,
+    above: bool,
+) {
+    let word = (z + 1) & 7;
+    let above = u64::from(above);
+    let (black, white) = (
+        threats[0].0[word] >> peg & above,
+        threats[1].0[word] >> peg & above,
+    );
+    let clear = !(1 << peg);
+    playable[0] = playable[0] & clear | black << peg;
+    playable[1] = playable[1] & clear | white << peg;
+}
+
+/// A step's answer: `Some(won)` when the game is decided (a win, or a draw on the full
+/// board: `len` balls of `cells`).
+#[inline(always)]
+pub(super) fn decided(won: bool, len: usize, cells: usize) -> Option<bool> {
+    if won {
+        Some(true)
+    } else if len == cells {
+        Some(false)
+    } else {
+        None
     }
 }
 

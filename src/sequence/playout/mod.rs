@@ -168,14 +168,7 @@ pub(super) fn run<R: Recorder>(game: &mut Game, rng: &mut Rng, recorder: R) -> O
     let len = p.len as u32;
     *rng = p.rng;
     game.hash = p.hash;
-    let outcome = if won {
-        Outcome::Win {
-            color: Color::of_move(len),
-            at: len,
-        }
-    } else {
-        Outcome::Draw
-    };
+    let outcome = ended(won, len);
     game.len = len as u16;
     game.outcome = Some(outcome);
     game.threats_valid = false;
@@ -199,6 +192,19 @@ pub(super) const SHIFTS: [[u8; 3]; 9] = [
     [1, 2, 3],
     [1, 2, 4],
 ];
+
+/// The outcome of a playout that ended after `len` balls: won by the last ball's colour, or
+/// (the board full) a draw.
+fn ended(won: bool, len: u32) -> Outcome {
+    if won {
+        Outcome::Win {
+            color: Color::of_move(len),
+            at: len,
+        }
+    } else {
+        Outcome::Draw
+    }
+}
 
 /// The open pegs of a playout as a list, for a uniformly random choice without rejection: the
 /// pegs open at the start in peg order, then each peg that fills replaced by the list's last.

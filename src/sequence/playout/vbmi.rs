@@ -18,7 +18,8 @@
 
 use std::arch::x86_64::*;
 
-use super::{OpenPegs, PEGS, SHIFTS, open_peg};
+use super::decisive::{choose, decided, refresh_peg};
+use super::{OpenPegs, PEGS, SHIFTS, ended, open_peg};
 use crate::rng::Rng;
 use crate::sequence::cube::{BOARDS, Cube, RUNS};
 use crate::sequence::game::{Game, MAX_MOVES};
@@ -156,14 +157,7 @@ fn playout_vbmi(game: &mut Game, rng: &mut Rng, _: Avx512Vbmi) -> Outcome {
     game.hash = hash;
     game.len = len as u16;
     game.unmarked = game.unmarked.min(start);
-    let outcome = if won {
-        Outcome::Win {
-            color: Color::of_move(len),
-            at: len,
-        }
-    } else {
-        Outcome::Draw
-    };
+    let outcome = ended(won, len);
     game.outcome = Some(outcome);
     game.threats_valid = false;
     outcome
@@ -380,33 +374,11 @@ struct VbmiDecisive<'a> {
 }
 
 impl VbmiDecisive<'_> {
-    /// The lowest next cell of the pegs `pegs` (not empty), as `Decisive::lowest_cell`.
-    #[inline(always)]
-    fn lowest_cell(&self, mut pegs: u64) -> usize {
-        let mut best = usize::MAX;
-        while pegs != 0 {
-            let peg = pegs.trailing_zeros() as usize;
-            pegs &= pegs - 1;
-            best = best.min(usize::from(self.heights[peg & 63]) << 6 | peg);
-        }
-        best
-    }
-
     /// Plays one ball of colour `C` as `Decisive::step` does: a win if it can, else a block,
     /// else a random open peg. `Some(won)` when the game is decided.
     #[inline(always)]
     fn step<const C: usize, const M: usize>(&mut self, rng: &mut Rng) -> Option<bool> {
-        let b = if self.playable[0] | self.playable[1] != 0 {
-            let pegs = if self.playable[C] != 0 {
-                self.playable[C]
-            } else {
-                self.playable[C ^ 1]
-            };
-            self.lowest_cell(pegs)
-        } else {
-            let peg = self.open.pick(rng.next_u64() as u32);
-            peg | usize::from(self.heights[peg]) << 6
-        };
+        let b = choose::<C>(&self.playable, self.heights, &self.open, rng);
         let (peg, z) = (b & 63, b >> 6);
         self.heights[peg] = z as u8 + 1;
         self.moves[self.len] = peg as u8;
@@ -466,24 +438,8 @@ impl VbmiDecisive<'_> {
                 (climb, flat, column),
             );
         }
-        // The peg played: its next cell, if it has one, is a threat of either colour or not
-        // (written without a test, as `Decisive::step` does).
-        let word = (z + 1) & 7;
-        let above = u64::from(above);
-        let (black, white) = (
-            self.threats[0].0[word] >> peg & above,
-            self.threats[1].0[word] >> peg & above,
-        );
-        let clear = !(1 << peg);
-        self.playable[0] = self.playable[0] & clear | black << peg;
-        self.playable[1] = self.playable[1] & clear | white << peg;
-        if won {
-            Some(true)
-        } else if self.len == self.cells {
-            Some(false)
-        } else {
-            None
-        }
+        refresh_peg(&mut self.playable, &self.threats, peg, z, above);
+        decided(won, self.len, self.cells)
     }
 }
 
