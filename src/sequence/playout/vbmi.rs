@@ -12,6 +12,11 @@
 //! Rows and columns 7 of every layer are off the board (n ≤ 7) and empty, so a line that
 //! leaves the board through a side, rotated round the 64 bits, meets an empty cell first.
 //!
+//! The decisive playout reads a ball's new threats off the runs beside each ray cell. For
+//! m = n, where a sequence fills a whole line of the board, it counts the colour's cells on
+//! each line through the ball instead (a `vpsadbw` for the ball's layer, three folds of the
+//! lanes for the climbing lines): a win is n of them, a threat n − 1 and an empty cell.
+//!
 //! Only the cube (the x lines, the first 64 line bytes) is written back: the other line bytes
 //! are left without the playout's balls, and [`Game::undo`] marks them when it takes the game
 //! back to an undecided position (see `Game::unmarked`).
@@ -27,8 +32,28 @@ use crate::sequence::zobrist;
 use crate::sequence::{Color, Outcome};
 use crate::simd::x86::Avx512Vbmi;
 
+/// The steps `(dx, dy)` within a layer of the 8 climbing directions (`dz = 1`).
+const CLIMB_XY: [(i32, i32); 8] = [
+    (1, 0),
+    (0, 1),
+    (1, 1),
+    (-1, 1),
+    (-1, 0),
+    (0, -1),
+    (-1, -1),
+    (1, -1),
+];
+
 /// The in-layer step of each of the 8 climbing directions (`dx + 8 dy`).
-const CLIMB: [i32; 8] = [1, 8, 9, 7, -1, -8, -9, -7];
+const CLIMB: [i32; 8] = {
+    let mut steps = [0; 8];
+    let mut i = 0;
+    while i < 8 {
+        steps[i] = CLIMB_XY[i].0 + 8 * CLIMB_XY[i].1;
+        i += 1;
+    }
+    steps
+};
 
 /// `GATHER[z]`, byte `8 z' + i`: where (mod 64) direction `i`'s line through a ball of layer
 /// z crosses layer z', less the ball's own bit `x + 8y`.
@@ -254,6 +279,77 @@ static FLAT: Gather = {
 /// The bits of the 13 × 4 in-layer ray cells.
 const FLAT_USED: u64 = (1 << 52) - 1;
 
+/// The in-layer lines of a board of side n through each peg, for m = n (where only a line as
+/// long as the board can hold m): `FULL_FLAT[n − 3].0[peg]`, lane d (x, y, the diagonal, the
+/// anti-diagonal), byte k: the bit `x + 8y` of the line's cell k when the peg is on such a
+/// line; else, and for k ≥ n and lanes 4.., bit 63 (off the board, never set).
+#[repr(C, align(64))]
+struct FullFlat([[u8; 64]; 64]);
+
+static FULL_FLAT: [FullFlat; 5] = {
+    let mut tables = [const { FullFlat([[63; 64]; 64]) }; 5];
+    let mut n = 3;
+    while n <= 7 {
+        let mut peg = 0;
+        while peg < 64 {
+            let (x, y) = (peg % 8, peg / 8);
+            let row = &mut tables[n - 3].0[peg];
+            let mut k = 0;
+            while k < n && x < n && y < n {
+                row[k] = (k + 8 * y) as u8;
+                row[8 + k] = (x + 8 * k) as u8;
+                if x == y {
+                    row[16 + k] = (k + 8 * k) as u8;
+                }
+                if x + y == n - 1 {
+                    row[24 + k] = (k + 8 * (n - 1 - k)) as u8;
+                }
+                k += 1;
+            }
+            peg += 1;
+        }
+        n += 1;
+    }
+    tables
+};
+
+/// Whether a line through every layer of a side-n board, whose coordinate moves by `d` a
+/// layer, can have `c` at layer z: a fixed coordinate any value, a rising one only z, a
+/// falling one only n − 1 − z.
+const fn fits(d: i32, c: usize, z: usize, n: usize) -> bool {
+    match d {
+        0 => true,
+        1 => c == z,
+        _ => c + z == n - 1,
+    }
+}
+
+/// For m = n: `FULL_CLIMB[n − 3][cell]`, bit i: the line of climbing direction i
+/// ([`CLIMB`]) through the cell holds n cells, one in every layer.
+static FULL_CLIMB: [[u8; 512]; 5] = {
+    let mut tables = [[0u8; 512]; 5];
+    let mut n = 3;
+    while n <= 7 {
+        let mut cell = 0;
+        while cell < 512 {
+            let (x, y, z) = (cell % 8, cell / 8 % 8, cell / 64);
+            if x < n && y < n && z < n {
+                let mut i = 0;
+                while i < 8 {
+                    let (dx, dy) = CLIMB_XY[i];
+                    if fits(dx, x, z, n) && fits(dy, y, z, n) {
+                        tables[n - 3][cell] |= 1 << i;
+                    }
+                    i += 1;
+                }
+            }
+            cell += 1;
+        }
+        n += 1;
+    }
+    tables
+};
+
 /// The cells with a run of `M − 1` cells of `own` beside them along their direction, on one
 /// side or split between both, in a ray mask `own` (bit `stride × pos + d`: the cell `pos`
 /// steps along direction d): the empty ones are threats, and the ball's own cell is there
@@ -287,17 +383,22 @@ pub(super) fn decisive(
     // SAFETY: `token` exists, so the CPU has AVX-512 F, BW and VBMI.
     unsafe {
         match game.m {
-            3 => decisive_vbmi::<3>(game, open, playable, rng, token),
-            4 => decisive_vbmi::<4>(game, open, playable, rng, token),
-            5 => decisive_vbmi::<5>(game, open, playable, rng, token),
-            6 => decisive_vbmi::<6>(game, open, playable, rng, token),
-            _ => decisive_vbmi::<7>(game, open, playable, rng, token),
+            // m = n: only the lines as long as the board can hold m.
+            3 if game.n == 3 => decisive_vbmi::<3, true>(game, open, playable, rng, token),
+            4 if game.n == 4 => decisive_vbmi::<4, true>(game, open, playable, rng, token),
+            5 if game.n == 5 => decisive_vbmi::<5, true>(game, open, playable, rng, token),
+            6 if game.n == 6 => decisive_vbmi::<6, true>(game, open, playable, rng, token),
+            7 => decisive_vbmi::<7, true>(game, open, playable, rng, token),
+            3 => decisive_vbmi::<3, false>(game, open, playable, rng, token),
+            4 => decisive_vbmi::<4, false>(game, open, playable, rng, token),
+            5 => decisive_vbmi::<5, false>(game, open, playable, rng, token),
+            _ => decisive_vbmi::<6, false>(game, open, playable, rng, token),
         }
     }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn decisive_vbmi<const M: usize>(
+fn decisive_vbmi<const M: usize, const FULL: bool>(
     game: &mut Game,
     open: OpenPegs,
     playable: [u64; 2],
@@ -328,15 +429,15 @@ fn decisive_vbmi<const M: usize>(
     let mut local = rng.clone();
     let won = 'game: {
         if p.len & 1 == 1
-            && let Some(won) = p.step::<1, M>(&mut local)
+            && let Some(won) = p.step::<1, M, FULL>(&mut local)
         {
             break 'game won;
         }
         loop {
-            if let Some(won) = p.step::<0, M>(&mut local) {
+            if let Some(won) = p.step::<0, M, FULL>(&mut local) {
                 break 'game won;
             }
-            if let Some(won) = p.step::<1, M>(&mut local) {
+            if let Some(won) = p.step::<1, M, FULL>(&mut local) {
                 break 'game won;
             }
         }
@@ -377,7 +478,10 @@ impl VbmiDecisive<'_> {
     /// Plays one ball of colour `C` as `Decisive::step` does: a win if it can, else a block,
     /// else a random open peg. `Some(won)` when the game is decided.
     #[inline(always)]
-    fn step<const C: usize, const M: usize>(&mut self, rng: &mut Rng) -> Option<bool> {
+    fn step<const C: usize, const M: usize, const FULL: bool>(
+        &mut self,
+        rng: &mut Rng,
+    ) -> Option<bool> {
         let b = choose::<C>(&self.playable, self.heights, &self.open, rng);
         let (peg, z) = (b & 63, b >> 6);
         self.heights[peg] = z as u8 + 1;
@@ -407,39 +511,119 @@ impl VbmiDecisive<'_> {
                 _mm512_load_si512(GATHER.0[z & 7].as_ptr().cast()),
                 _mm512_set1_epi8(peg as i8),
             );
-            let mine = rays(at, own);
-            let climb = beside_runs::<M>(mine, 8);
-            // The 4 directions in the ball's layer, 6 cells either side.
             let layer = _mm512_set1_epi64(z as i64);
-            let flat_at = _mm512_add_epi8(
-                _mm512_load_si512(FLAT.0[0].as_ptr().cast()),
-                _mm512_set1_epi8(peg as i8),
-            );
-            let flat_mine = rays(flat_at, _mm512_permutexvar_epi64(layer, own)) & FLAT_USED;
-            let flat = beside_runs::<M>(flat_mine, 4);
-            // The ball's cells in the ray masks: byte z of the climbing rays, cell 6 of the
-            // layer's. The other cells found are threats when empty and on the board: mostly
-            // there are none, and the empty cells are not gathered.
-            let (climb_ball, flat_ball) = (0xff << (8 * (z & 7)), 0xf << 24);
-            let won = run >= M || climb & climb_ball | flat & flat_ball != 0;
-            let (mut climb, mut flat) = (climb & !climb_ball, flat & !flat_ball);
-            if climb | flat != 0 {
-                let open = _mm512_andnot_si512(filled, self.board);
-                climb &= rays(at, open);
-                flat &= rays(flat_at, _mm512_permutexvar_epi64(layer, open)) & FLAT_USED;
-            }
+            let (won, climb, flat) = if FULL {
+                full_rays::<M>(own, filled, self.board, at, layer, peg, b, run)
+            } else {
+                let mine = rays(at, own);
+                let climb = beside_runs::<M>(mine, 8);
+                // The 4 directions in the ball's layer, 6 cells either side.
+                let flat_at = _mm512_add_epi8(
+                    _mm512_load_si512(FLAT.0[0].as_ptr().cast()),
+                    _mm512_set1_epi8(peg as i8),
+                );
+                let flat_mine = rays(flat_at, _mm512_permutexvar_epi64(layer, own)) & FLAT_USED;
+                let flat = beside_runs::<M>(flat_mine, 4);
+                // The ball's cells in the ray masks: byte z of the climbing rays, cell 6 of
+                // the layer's. The other cells found are threats when empty and on the board:
+                // mostly there are none, and the empty cells are not gathered.
+                let (climb_ball, flat_ball) = (0xff << (8 * (z & 7)), 0xf << 24);
+                let won = run >= M || climb & climb_ball | flat & flat_ball != 0;
+                let (mut climb, mut flat) = (climb & !climb_ball, flat & !flat_ball);
+                if climb | flat != 0 {
+                    let open = _mm512_andnot_si512(filled, self.board);
+                    climb &= rays(at, open);
+                    flat &= rays(flat_at, _mm512_permutexvar_epi64(layer, open)) & FLAT_USED;
+                }
+                (won, climb, flat)
+            };
             (won, climb, flat, above && run >= M - 1)
         };
         if climb | flat != 0 || column {
+            // The in-layer cells' table: offsets from the peg, or for m = n the peg's lines.
+            let flat_cells = if FULL {
+                (&FULL_FLAT[M - 3].0[peg], 0)
+            } else {
+                (&FLAT.0[0], peg)
+            };
             self.playable[C] |= add_threats(
                 &mut self.threats[C],
                 self.heights,
                 (peg, z),
                 (climb, flat, column),
+                flat_cells,
             );
         }
         refresh_peg(&mut self.playable, &self.threats, peg, z, above);
         decided(won, self.len, self.cells)
+    }
+}
+
+/// For m = n, where a sequence takes a whole line of the board: the win and the new threats
+/// of a ball at `peg`, layer z (cell `b`), whose colour's cube is now `own` (`filled`: both
+/// colours'), from the count of its colour on each line through it. `at` gathers the climbing
+/// rays ([`GATHER`]), `layer` is z in every lane and `run` the colour's run down the column.
+/// Returns the win and the threats, in the climbing rays' layout (bit `8z' + i`) and in the
+/// lanes of [`FULL_FLAT`] (bit `8d + k`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn full_rays<const M: usize>(
+    own: __m512i,
+    filled: __m512i,
+    board: __m512i,
+    at: __m512i,
+    layer: __m512i,
+    peg: usize,
+    b: usize,
+    run: usize,
+) -> (bool, u64, u64) {
+    // SAFETY: the caller's CPU has AVX-512 F, BW and VBMI; `FULL_FLAT` rows are 64-byte
+    // aligned.
+    unsafe {
+        let ones = _mm512_set1_epi8(1);
+        // The climbing directions: byte i of lane z' is 1 when direction i's cell in layer z'
+        // is the colour's; summed down the lanes, byte i of lane 0 counts them.
+        let climb_rays = _mm512_and_si512(_mm512_multishift_epi64_epi8(at, own), ones);
+        let sum = _mm512_add_epi8(
+            climb_rays,
+            _mm512_shuffle_i64x2::<0b01_00_11_10>(climb_rays, climb_rays),
+        );
+        let sum = _mm512_add_epi8(sum, _mm512_shuffle_i64x2::<0b10_11_00_01>(sum, sum));
+        let sum = _mm512_add_epi8(sum, _mm512_bsrli_epi128::<8>(sum));
+        // Only the lines through every layer count (the others' rays wrap round the layers).
+        let live = u64::from(FULL_CLIMB[M - 3][b & 511]);
+        let climb_won = _mm512_cmpeq_epi8_mask(sum, _mm512_set1_epi8(M as i8)) & live;
+        let climb_near = _mm512_cmpeq_epi8_mask(sum, _mm512_set1_epi8(M as i8 - 1)) & live;
+        // The lines of the ball's layer: lane d, byte k is 1 when cell k of line d is the
+        // colour's; a lane's bytes summed count them.
+        let flat_at = _mm512_load_si512(FULL_FLAT[M - 3].0[peg & 63].as_ptr().cast());
+        let flat_rays = _mm512_and_si512(
+            _mm512_multishift_epi64_epi8(flat_at, _mm512_permutexvar_epi64(layer, own)),
+            ones,
+        );
+        let counts = _mm512_sad_epu8(flat_rays, _mm512_setzero_si512());
+        let flat_won = _mm512_cmpeq_epi64_mask(counts, _mm512_set1_epi64(M as i64));
+        let flat_near = _mm512_cmpeq_epi64_mask(counts, _mm512_set1_epi64(M as i64 - 1));
+        let won = run >= M || climb_won != 0 || flat_won != 0;
+        let (mut climb, mut flat) = (0, 0);
+        if climb_near | u64::from(flat_near) != 0 {
+            // A line with M − 1 of the colour: its other cell, a threat when it is empty.
+            let cells = (1u64 << (8 * M)) - 1;
+            let holes = !_mm512_test_epi8_mask(climb_rays, climb_rays);
+            climb = holes & climb_near.wrapping_mul(0x0101_0101_0101_0101) & cells;
+            let want = _mm512_maskz_mov_epi64(
+                flat_near,
+                _mm512_set1_epi64((cells & 0x0101_0101_0101_0101) as i64),
+            );
+            flat = _mm512_test_epi8_mask(_mm512_andnot_si512(flat_rays, want), ones);
+            let open = _mm512_andnot_si512(filled, board);
+            climb &= _mm512_test_epi8_mask(_mm512_multishift_epi64_epi8(at, open), ones);
+            flat &= _mm512_test_epi8_mask(
+                _mm512_multishift_epi64_epi8(flat_at, _mm512_permutexvar_epi64(layer, open)),
+                ones,
+            );
+        }
+        (won, climb, flat)
     }
 }
 
@@ -452,6 +636,7 @@ fn add_threats(
     heights: &[u8; 64],
     (peg, z): (usize, usize),
     (mut climb, mut flat, column): (u64, u64, bool),
+    (flat_cells, flat_base): (&[u8; 64], usize),
 ) -> u64 {
     let mut playable = 0;
     let mut add = |q: usize, layer: usize| {
@@ -469,7 +654,7 @@ fn add_threats(
     while flat != 0 {
         let j = flat.trailing_zeros() as usize;
         flat &= flat - 1;
-        add(peg + usize::from(FLAT.0[0][j]), z);
+        add(flat_base + usize::from(flat_cells[j]), z);
     }
     if column {
         add(peg, z + 1);
