@@ -14,8 +14,9 @@
 //!
 //! The decisive playout reads a ball's new threats off the runs beside each ray cell. For
 //! m = n, where a sequence fills a whole line of the board, it counts the colour's cells on
-//! each line through the ball instead (a `vpsadbw` for the ball's layer, three folds of the
-//! lanes for the climbing lines): a win is n of them, a threat n − 1 and an empty cell.
+//! each line through the ball instead (the climbing rays turned by one `vpermb` into a lane a
+//! direction, then each lane summed by `vpsadbw`, as are the lines of the ball's layer): a
+//! win is n of them, a threat n − 1 and an empty cell.
 //!
 //! Only the cube (the x lines, the first 64 line bytes) is written back: the other line bytes
 //! are left without the playout's balls, and [`Game::undo`] marks them when it takes the game
@@ -324,21 +325,23 @@ const fn fits(d: i32, c: usize, z: usize, n: usize) -> bool {
     }
 }
 
-/// For m = n: `FULL_CLIMB[n − 3][cell]`, bit i: the line of climbing direction i
-/// ([`CLIMB`]) through the cell holds n cells, one in every layer.
-static FULL_CLIMB: [[u8; 512]; 5] = {
-    let mut tables = [[0u8; 512]; 5];
+/// For m = n: `FULL_LINES[n − 3][cell]`, bit 8i: the line of climbing direction i
+/// ([`CLIMB`]) through the cell holds n cells, one in every layer; bit 8d + 1 for d < 4: the
+/// in-layer line d of [`FULL_FLAT`] (whose lanes hold no cell when the line is shorter).
+static FULL_LINES: [[u64; 512]; 5] = {
+    let mut tables = [[0u64; 512]; 5];
     let mut n = 3;
     while n <= 7 {
         let mut cell = 0;
         while cell < 512 {
             let (x, y, z) = (cell % 8, cell / 8 % 8, cell / 64);
             if x < n && y < n && z < n {
+                tables[n - 3][cell] = 0x0202_0202;
                 let mut i = 0;
                 while i < 8 {
                     let (dx, dy) = CLIMB_XY[i];
                     if fits(dx, x, z, n) && fits(dy, y, z, n) {
-                        tables[n - 3][cell] |= 1 << i;
+                        tables[n - 3][cell] |= 1 << (8 * i);
                     }
                     i += 1;
                 }
@@ -349,6 +352,24 @@ static FULL_CLIMB: [[u8; 512]; 5] = {
     }
     tables
 };
+
+/// `TRANSPOSE`, byte `8i + z`: `8z + i`, the index that turns the climbing rays' lanes of
+/// layers into lanes of directions (`vpermb`).
+static TRANSPOSE: Gather = {
+    let mut table = [[0u8; 64]; 8];
+    let mut j = 0;
+    while j < 64 {
+        table[0][j] = ((j % 8) * 8 + j / 8) as u8;
+        j += 1;
+    }
+    Gather(table)
+};
+
+/// Bit i: bit 8i of `x`.
+#[inline(always)]
+fn byte_bits(x: u64) -> u64 {
+    ((x & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
 
 /// The cells with a run of `M − 1` cells of `own` beside them along their direction, on one
 /// side or split between both, in a ray mask `own` (bit `stride × pos + d`: the cell `pos`
@@ -577,23 +598,18 @@ unsafe fn full_rays<const M: usize>(
     b: usize,
     run: usize,
 ) -> (bool, u64, u64) {
-    // SAFETY: the caller's CPU has AVX-512 F, BW and VBMI; `FULL_FLAT` rows are 64-byte
-    // aligned.
+    // SAFETY: the caller's CPU has AVX-512 F, BW and VBMI; `FULL_FLAT` and `TRANSPOSE` rows
+    // are 64-byte aligned.
     unsafe {
         let ones = _mm512_set1_epi8(1);
         // The climbing directions: byte i of lane z' is 1 when direction i's cell in layer z'
-        // is the colour's; summed down the lanes, byte i of lane 0 counts them.
+        // is the colour's; transposed (lane i, byte z'), a lane's bytes summed count them.
         let climb_rays = _mm512_and_si512(_mm512_multishift_epi64_epi8(at, own), ones);
-        let sum = _mm512_add_epi8(
-            climb_rays,
-            _mm512_shuffle_i64x2::<0b01_00_11_10>(climb_rays, climb_rays),
+        let transpose = _mm512_load_si512(TRANSPOSE.0[0].as_ptr().cast());
+        let climb_counts = _mm512_sad_epu8(
+            _mm512_permutexvar_epi8(transpose, climb_rays),
+            _mm512_setzero_si512(),
         );
-        let sum = _mm512_add_epi8(sum, _mm512_shuffle_i64x2::<0b10_11_00_01>(sum, sum));
-        let sum = _mm512_add_epi8(sum, _mm512_bsrli_epi128::<8>(sum));
-        // Only the lines through every layer count (the others' rays wrap round the layers).
-        let live = u64::from(FULL_CLIMB[M - 3][b & 511]);
-        let climb_won = _mm512_cmpeq_epi8_mask(sum, _mm512_set1_epi8(M as i8)) & live;
-        let climb_near = _mm512_cmpeq_epi8_mask(sum, _mm512_set1_epi8(M as i8 - 1)) & live;
         // The lines of the ball's layer: lane d, byte k is 1 when cell k of line d is the
         // colour's; a lane's bytes summed count them.
         let flat_at = _mm512_load_si512(FULL_FLAT[M - 3].0[peg & 63].as_ptr().cast());
@@ -601,18 +617,24 @@ unsafe fn full_rays<const M: usize>(
             _mm512_multishift_epi64_epi8(flat_at, _mm512_permutexvar_epi64(layer, own)),
             ones,
         );
-        let counts = _mm512_sad_epu8(flat_rays, _mm512_setzero_si512());
-        let flat_won = _mm512_cmpeq_epi64_mask(counts, _mm512_set1_epi64(M as i64));
-        let flat_near = _mm512_cmpeq_epi64_mask(counts, _mm512_set1_epi64(M as i64 - 1));
-        let won = run >= M || climb_won != 0 || flat_won != 0;
+        let flat_counts = _mm512_sad_epu8(flat_rays, _mm512_setzero_si512());
+        // Byte 8i of lane i: climbing direction i's count; byte 8i + 1: line i's of the layer
+        // (0 for the lanes of no line). Only the climbing lines through every layer count
+        // (the others' rays wrap round the layers).
+        let counts = _mm512_or_si512(climb_counts, _mm512_slli_epi64::<8>(flat_counts));
+        let lines = FULL_LINES[M - 3][b & 511];
+        let count = |k: usize| _mm512_cmpeq_epi8_mask(counts, _mm512_set1_epi8(k as i8)) & lines;
+        let (full, near) = (count(M), count(M - 1));
+        let won = run >= M || full != 0;
         let (mut climb, mut flat) = (0, 0);
-        if climb_near | u64::from(flat_near) != 0 {
+        if near != 0 {
             // A line with M − 1 of the colour: its other cell, a threat when it is empty.
+            let (climb_near, flat_near) = (byte_bits(near), byte_bits(near >> 1));
             let cells = (1u64 << (8 * M)) - 1;
             let holes = !_mm512_test_epi8_mask(climb_rays, climb_rays);
             climb = holes & climb_near.wrapping_mul(0x0101_0101_0101_0101) & cells;
             let want = _mm512_maskz_mov_epi64(
-                flat_near,
+                flat_near as u8,
                 _mm512_set1_epi64((cells & 0x0101_0101_0101_0101) as i64),
             );
             flat = _mm512_test_epi8_mask(_mm512_andnot_si512(flat_rays, want), ones);
