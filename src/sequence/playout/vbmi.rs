@@ -13,10 +13,10 @@
 //! leaves the board through a side, rotated round the 64 bits, meets an empty cell first.
 //!
 //! The decisive playout reads a ball's new threats off the runs beside each ray cell. For
-//! m = n, where a sequence fills a whole line of the board, it counts the colour's cells on
-//! each line through the ball instead (the climbing rays turned by one `vpermb` into a lane a
+//! m = n and m = n − 1, where a line of the board holds one or two windows of m cells, it
+//! counts the colour's cells in each window through the ball instead (the climbing rays turned by one `vpermb` into a lane a
 //! direction, then each lane summed by `vpsadbw`, as are the lines of the ball's layer): a
-//! win is n of them, a threat n − 1 and an empty cell.
+//! win is m of them, a threat m − 1 and an empty cell.
 //!
 //! Only the cube (the x lines, the first 64 line bytes) is written back: the other line bytes
 //! are left without the playout's balls, and [`Game::undo`] marks them when it takes the game
@@ -280,75 +280,109 @@ static FLAT: Gather = {
 /// The bits of the 13 × 4 in-layer ray cells.
 const FLAT_USED: u64 = (1 << 52) - 1;
 
-/// The in-layer lines of a board of side n through each peg, for m = n (where only a line as
-/// long as the board can hold m): `FULL_FLAT[n − 3].0[peg]`, lane d (x, y, the diagonal, the
-/// anti-diagonal), byte k: the bit `x + 8y` of the line's cell k when the peg is on such a
-/// line; else, and for k ≥ n and lanes 4.., bit 63 (off the board, never set).
+/// The in-layer windows (m cells in a row) through each peg of a side-n board, for m = n and
+/// m = n − 1, where a line holds at most `w = n − m + 1` of them: `WINDOW_FLAT[w − 1][n − 3]
+/// .0[peg]`, lane `w·d + j` (d: x, y, the diagonal, the anti-diagonal; j: the line's j-th
+/// window through the peg), byte k: the bit `x + 8y` of the window's cell k; bit 63 (off the
+/// board, never set) for the bytes of no cell.
 #[repr(C, align(64))]
-struct FullFlat([[u8; 64]; 64]);
+struct WindowFlat([[u8; 64]; 64]);
 
-static FULL_FLAT: [FullFlat; 5] = {
-    let mut tables = [const { FullFlat([[63; 64]; 64]) }; 5];
-    let mut n = 3;
-    while n <= 7 {
-        let mut peg = 0;
-        while peg < 64 {
-            let (x, y) = (peg % 8, peg / 8);
-            let row = &mut tables[n - 3].0[peg];
-            let mut k = 0;
-            while k < n && x < n && y < n {
-                row[k] = (k + 8 * y) as u8;
-                row[8 + k] = (x + 8 * k) as u8;
-                if x == y {
-                    row[16 + k] = (k + 8 * k) as u8;
+/// The in-layer directions of [`WINDOW_FLAT`]'s lanes: x, y, the diagonal, the anti-diagonal.
+const FLAT_XY: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+static WINDOW_FLAT: [[WindowFlat; 5]; 2] = {
+    let mut tables = [const { [const { WindowFlat([[63; 64]; 64]) }; 5] }; 2];
+    let mut w = 1;
+    while w <= 2 {
+        let mut n = 3;
+        while n <= 7 {
+            let m = n + 1 - w;
+            let mut peg = 0;
+            while peg < 64 && m >= 3 {
+                let (x, y) = ((peg % 8) as i32, (peg / 8) as i32);
+                let mut d = 0;
+                while d < 4 && on_board(x, y, n) {
+                    let (dx, dy) = FLAT_XY[d];
+                    // `back` cells of the line before the peg; its windows of m that hold the
+                    // peg start `before` = back, back − 1, ... 0 cells before it.
+                    let mut back = 0;
+                    while on_board(x - (back + 1) * dx, y - (back + 1) * dy, n) {
+                        back += 1;
+                    }
+                    let mut lane = w * d;
+                    let mut before = back;
+                    while before >= 0 {
+                        let (x0, y0) = (x - before * dx, y - before * dy);
+                        let last = m as i32 - 1;
+                        if before <= last && on_board(x0 + last * dx, y0 + last * dy, n) {
+                            let mut k = 0;
+                            while k < m {
+                                let (cx, cy) = (x0 + k as i32 * dx, y0 + k as i32 * dy);
+                                tables[w - 1][n - 3].0[peg][8 * lane + k] = (cx + 8 * cy) as u8;
+                                k += 1;
+                            }
+                            lane += 1;
+                        }
+                        before -= 1;
+                    }
+                    d += 1;
                 }
-                if x + y == n - 1 {
-                    row[24 + k] = (k + 8 * (n - 1 - k)) as u8;
-                }
-                k += 1;
+                peg += 1;
             }
-            peg += 1;
+            n += 1;
         }
-        n += 1;
+        w += 1;
     }
     tables
 };
 
-/// Whether a line through every layer of a side-n board, whose coordinate moves by `d` a
-/// layer, can have `c` at layer z: a fixed coordinate any value, a rising one only z, a
-/// falling one only n − 1 − z.
-const fn fits(d: i32, c: usize, z: usize, n: usize) -> bool {
-    match d {
-        0 => true,
-        1 => c == z,
-        _ => c + z == n - 1,
-    }
+/// Whether `(x, y)` is on a side-n board.
+const fn on_board(x: i32, y: i32, n: usize) -> bool {
+    0 <= x && x < n as i32 && 0 <= y && y < n as i32
 }
 
-/// For m = n: `FULL_LINES[n − 3][cell]`, bit 8i: the line of climbing direction i
-/// ([`CLIMB`]) through the cell holds n cells, one in every layer; bit 8d + 1 for d < 4: the
-/// in-layer line d of [`FULL_FLAT`] (whose lanes hold no cell when the line is shorter).
-static FULL_LINES: [[u64; 512]; 5] = {
-    let mut tables = [[0u64; 512]; 5];
-    let mut n = 3;
-    while n <= 7 {
-        let mut cell = 0;
-        while cell < 512 {
-            let (x, y, z) = (cell % 8, cell / 8 % 8, cell / 64);
-            if x < n && y < n && z < n {
-                tables[n - 3][cell] = 0x0202_0202;
-                let mut i = 0;
-                while i < 8 {
-                    let (dx, dy) = CLIMB_XY[i];
-                    if fits(dx, x, z, n) && fits(dy, y, z, n) {
-                        tables[n - 3][cell] |= 1 << (8 * i);
+/// The windows of m cells through each cell of a side-n board that count, for m = n and
+/// m = n − 1 (`w = n − m + 1`): `WINDOW_LINES[w − 1][n − 3][cell]`, bit `8i + j`: the window
+/// of climbing direction i ([`CLIMB`]) from layer j to layer `j + m − 1` holds the cell and
+/// lies on the board; bit `8l + w` for every lane l of [`WINDOW_FLAT`] (whose lanes of no
+/// window hold no cell).
+static WINDOW_LINES: [[[u64; 512]; 5]; 2] = {
+    let mut tables = [[[0u64; 512]; 5]; 2];
+    let mut w = 1;
+    while w <= 2 {
+        let mut n = 3;
+        while n <= 7 {
+            let m = n + 1 - w;
+            let mut cell = 0;
+            while cell < 512 && m >= 3 {
+                let (x, y, z) = ((cell % 8) as i32, (cell / 8 % 8) as i32, (cell / 64) as i32);
+                if on_board(x, y, n) && z < n as i32 {
+                    tables[w - 1][n - 3][cell] = 0x0101_0101_0101_0101 << w;
+                    let mut i = 0;
+                    while i < 8 {
+                        let (dx, dy) = CLIMB_XY[i];
+                        let mut j = 0;
+                        while j < w as i32 {
+                            // The window's ends, in layers from the cell.
+                            let (low, high) = (j - z, j + m as i32 - 1 - z);
+                            if low <= 0
+                                && 0 <= high
+                                && on_board(x + low * dx, y + low * dy, n)
+                                && on_board(x + high * dx, y + high * dy, n)
+                            {
+                                tables[w - 1][n - 3][cell] |= 1 << (8 * i as i32 + j);
+                            }
+                            j += 1;
+                        }
+                        i += 1;
                     }
-                    i += 1;
                 }
+                cell += 1;
             }
-            cell += 1;
+            n += 1;
         }
-        n += 1;
+        w += 1;
     }
     tables
 };
@@ -404,22 +438,25 @@ pub(super) fn decisive(
     // SAFETY: `token` exists, so the CPU has AVX-512 F, BW and VBMI.
     unsafe {
         match game.m {
-            // m = n: only the lines as long as the board can hold m.
-            3 if game.n == 3 => decisive_vbmi::<3, true>(game, open, playable, rng, token),
-            4 if game.n == 4 => decisive_vbmi::<4, true>(game, open, playable, rng, token),
-            5 if game.n == 5 => decisive_vbmi::<5, true>(game, open, playable, rng, token),
-            6 if game.n == 6 => decisive_vbmi::<6, true>(game, open, playable, rng, token),
-            7 => decisive_vbmi::<7, true>(game, open, playable, rng, token),
-            3 => decisive_vbmi::<3, false>(game, open, playable, rng, token),
-            4 => decisive_vbmi::<4, false>(game, open, playable, rng, token),
-            5 => decisive_vbmi::<5, false>(game, open, playable, rng, token),
-            _ => decisive_vbmi::<6, false>(game, open, playable, rng, token),
+            // m = n and m = n − 1: a line holds at most one or two windows of m.
+            3 if game.n == 3 => decisive_vbmi::<3, 1>(game, open, playable, rng, token),
+            3 if game.n == 4 => decisive_vbmi::<3, 2>(game, open, playable, rng, token),
+            4 if game.n == 4 => decisive_vbmi::<4, 1>(game, open, playable, rng, token),
+            4 if game.n == 5 => decisive_vbmi::<4, 2>(game, open, playable, rng, token),
+            5 if game.n == 5 => decisive_vbmi::<5, 1>(game, open, playable, rng, token),
+            5 if game.n == 6 => decisive_vbmi::<5, 2>(game, open, playable, rng, token),
+            6 if game.n == 6 => decisive_vbmi::<6, 1>(game, open, playable, rng, token),
+            6 if game.n == 7 => decisive_vbmi::<6, 2>(game, open, playable, rng, token),
+            7 => decisive_vbmi::<7, 1>(game, open, playable, rng, token),
+            3 => decisive_vbmi::<3, 0>(game, open, playable, rng, token),
+            4 => decisive_vbmi::<4, 0>(game, open, playable, rng, token),
+            _ => decisive_vbmi::<5, 0>(game, open, playable, rng, token),
         }
     }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn decisive_vbmi<const M: usize, const FULL: bool>(
+fn decisive_vbmi<const M: usize, const W: usize>(
     game: &mut Game,
     open: OpenPegs,
     playable: [u64; 2],
@@ -450,15 +487,15 @@ fn decisive_vbmi<const M: usize, const FULL: bool>(
     let mut local = rng.clone();
     let won = 'game: {
         if p.len & 1 == 1
-            && let Some(won) = p.step::<1, M, FULL>(&mut local)
+            && let Some(won) = p.step::<1, M, W>(&mut local)
         {
             break 'game won;
         }
         loop {
-            if let Some(won) = p.step::<0, M, FULL>(&mut local) {
+            if let Some(won) = p.step::<0, M, W>(&mut local) {
                 break 'game won;
             }
-            if let Some(won) = p.step::<1, M, FULL>(&mut local) {
+            if let Some(won) = p.step::<1, M, W>(&mut local) {
                 break 'game won;
             }
         }
@@ -499,7 +536,7 @@ impl VbmiDecisive<'_> {
     /// Plays one ball of colour `C` as `Decisive::step` does: a win if it can, else a block,
     /// else a random open peg. `Some(won)` when the game is decided.
     #[inline(always)]
-    fn step<const C: usize, const M: usize, const FULL: bool>(
+    fn step<const C: usize, const M: usize, const W: usize>(
         &mut self,
         rng: &mut Rng,
     ) -> Option<bool> {
@@ -533,8 +570,8 @@ impl VbmiDecisive<'_> {
                 _mm512_set1_epi8(peg as i8),
             );
             let layer = _mm512_set1_epi64(z as i64);
-            let (won, climb, flat) = if FULL {
-                full_rays::<M>(own, filled, self.board, at, layer, peg, b, run)
+            let (won, climb, flat) = if W > 0 {
+                window_rays::<M, W>(own, filled, self.board, at, layer, peg, b, run)
             } else {
                 let mine = rays(at, own);
                 let climb = beside_runs::<M>(mine, 8);
@@ -562,8 +599,8 @@ impl VbmiDecisive<'_> {
         };
         if climb | flat != 0 || column {
             // The in-layer cells' table: offsets from the peg, or for m = n the peg's lines.
-            let flat_cells = if FULL {
-                (&FULL_FLAT[M - 3].0[peg], 0)
+            let flat_cells = if W > 0 {
+                (&WINDOW_FLAT[W - 1][usize::from(self.n) - 3].0[peg], 0)
             } else {
                 (&FLAT.0[0], peg)
             };
@@ -580,15 +617,16 @@ impl VbmiDecisive<'_> {
     }
 }
 
-/// For m = n, where a sequence takes a whole line of the board: the win and the new threats
-/// of a ball at `peg`, layer z (cell `b`), whose colour's cube is now `own` (`filled`: both
-/// colours'), from the count of its colour on each line through it. `at` gathers the climbing
-/// rays ([`GATHER`]), `layer` is z in every lane and `run` the colour's run down the column.
-/// Returns the win and the threats, in the climbing rays' layout (bit `8z' + i`) and in the
-/// lanes of [`FULL_FLAT`] (bit `8d + k`).
+/// For m = n (`W` = 1) and m = n − 1 (`W` = 2), where a line of the board holds at most `W`
+/// windows of m cells: the win and the new threats of a ball at `peg`, layer z (cell `b`),
+/// whose colour's cube is now `own` (`filled`: both colours'), from the count of its colour in
+/// each window through it. `at` gathers the climbing rays ([`GATHER`]), `layer` is z in every
+/// lane and `run` the colour's run down the column. Returns the win and the threats, in the
+/// climbing rays' layout (bit `8z' + i`) and in the lanes of [`WINDOW_FLAT`] (bit
+/// `8·lane + k`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn full_rays<const M: usize>(
+unsafe fn window_rays<const M: usize, const W: usize>(
     own: __m512i,
     filled: __m512i,
     board: __m512i,
@@ -598,44 +636,56 @@ unsafe fn full_rays<const M: usize>(
     b: usize,
     run: usize,
 ) -> (bool, u64, u64) {
-    // SAFETY: the caller's CPU has AVX-512 F, BW and VBMI; `FULL_FLAT` and `TRANSPOSE` rows
-    // are 64-byte aligned.
+    // SAFETY: the caller's CPU has AVX-512 F, BW and VBMI; `WINDOW_FLAT` and `TRANSPOSE`
+    // rows are 64-byte aligned.
     unsafe {
+        let n = M + W - 1;
         let ones = _mm512_set1_epi8(1);
+        let zero = _mm512_setzero_si512();
+        // Window j of a climbing line takes layers j..j + M.
+        let layers = |j: usize| ((1u64 << (8 * M)) - 1) << (8 * j);
         // The climbing directions: byte i of lane z' is 1 when direction i's cell in layer z'
         // is the colour's; transposed (lane i, byte z'), a lane's bytes summed count them.
         let climb_rays = _mm512_and_si512(_mm512_multishift_epi64_epi8(at, own), ones);
         let transpose = _mm512_load_si512(TRANSPOSE.0[0].as_ptr().cast());
-        let climb_counts = _mm512_sad_epu8(
-            _mm512_permutexvar_epi8(transpose, climb_rays),
-            _mm512_setzero_si512(),
-        );
-        // The lines of the ball's layer: lane d, byte k is 1 when cell k of line d is the
-        // colour's; a lane's bytes summed count them.
-        let flat_at = _mm512_load_si512(FULL_FLAT[M - 3].0[peg & 63].as_ptr().cast());
+        let by_direction = _mm512_permutexvar_epi8(transpose, climb_rays);
+        let window = |j: usize| {
+            let bytes = _mm512_set1_epi64(layers(j) as i64);
+            _mm512_sad_epu8(_mm512_and_si512(by_direction, bytes), zero)
+        };
+        // The windows of the ball's layer: byte k of a lane is 1 when the window's cell k is
+        // the colour's; a lane's bytes summed count them.
+        let flat_at = _mm512_load_si512(WINDOW_FLAT[W - 1][n - 3].0[peg & 63].as_ptr().cast());
         let flat_rays = _mm512_and_si512(
             _mm512_multishift_epi64_epi8(flat_at, _mm512_permutexvar_epi64(layer, own)),
             ones,
         );
-        let flat_counts = _mm512_sad_epu8(flat_rays, _mm512_setzero_si512());
-        // Byte 8i of lane i: climbing direction i's count; byte 8i + 1: line i's of the layer
-        // (0 for the lanes of no line). Only the climbing lines through every layer count
-        // (the others' rays wrap round the layers).
-        let counts = _mm512_or_si512(climb_counts, _mm512_slli_epi64::<8>(flat_counts));
-        let lines = FULL_LINES[M - 3][b & 511];
+        let flat_counts = _mm512_sad_epu8(flat_rays, zero);
+        // Byte 8i + j of lane i: climbing direction i's window j count; byte 8l + W: the
+        // layer's window l (0 for the lanes of none). Only the climbing windows on the board
+        // that hold the ball count (the other rays wrap round the layers).
+        let counts = if W == 1 {
+            let climb = _mm512_sad_epu8(by_direction, zero);
+            _mm512_or_si512(climb, _mm512_slli_epi64::<8>(flat_counts))
+        } else {
+            let climb = _mm512_or_si512(window(0), _mm512_slli_epi64::<8>(window(1)));
+            _mm512_or_si512(climb, _mm512_slli_epi64::<16>(flat_counts))
+        };
+        let lines = WINDOW_LINES[W - 1][n - 3][b & 511];
         let count = |k: usize| _mm512_cmpeq_epi8_mask(counts, _mm512_set1_epi8(k as i8)) & lines;
         let (full, near) = (count(M), count(M - 1));
         let won = run >= M || full != 0;
         let (mut climb, mut flat) = (0, 0);
         if near != 0 {
-            // A line with M − 1 of the colour: its other cell, a threat when it is empty.
-            let (climb_near, flat_near) = (byte_bits(near), byte_bits(near >> 1));
-            let cells = (1u64 << (8 * M)) - 1;
+            // A window with M − 1 of the colour: its other cell, a threat when it is empty.
             let holes = !_mm512_test_epi8_mask(climb_rays, climb_rays);
-            climb = holes & climb_near.wrapping_mul(0x0101_0101_0101_0101) & cells;
+            for j in 0..W {
+                let directions = byte_bits(near >> j);
+                climb |= holes & directions.wrapping_mul(0x0101_0101_0101_0101) & layers(j);
+            }
             let want = _mm512_maskz_mov_epi64(
-                flat_near as u8,
-                _mm512_set1_epi64((cells & 0x0101_0101_0101_0101) as i64),
+                byte_bits(near >> W) as u8,
+                _mm512_set1_epi64((layers(0) & 0x0101_0101_0101_0101) as i64),
             );
             flat = _mm512_test_epi8_mask(_mm512_andnot_si512(flat_rays, want), ones);
             let open = _mm512_andnot_si512(filled, board);
