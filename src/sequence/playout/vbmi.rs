@@ -598,7 +598,7 @@ impl VbmiDecisive<'_> {
             (won, climb, flat, above && run >= M - 1)
         };
         if climb | flat != 0 || column {
-            // The in-layer cells' table: offsets from the peg, or for m = n the peg's lines.
+            // The in-layer cells' table: offsets from the peg, or the peg's windows of m.
             let flat_cells = if W > 0 {
                 (&WINDOW_FLAT[W - 1][usize::from(self.n) - 3].0[peg], 0)
             } else {
