@@ -18,8 +18,9 @@ use crate::rng::Rng;
 
 /// A cell's colour byte: no stone.
 const EMPTY: u8 = 0;
-/// A cell's colour byte: not on the board (the frame and the square's cut corners).
-const OFF: u8 = 3;
+/// A cell's colour byte: not on the board (the frame and the square's cut corners). Each
+/// colour byte has its own bit: a stone of byte `c` is bit `c − 1` of its byte.
+const OFF: u8 = 4;
 
 /// The colour byte of a stone of `color`: 1 for White, 2 for Black.
 #[inline(always)]
@@ -360,6 +361,18 @@ impl Playouts {
     }
 }
 
+/// What [`Work::plan`] found for a stone: its cell, the roots of its arcs (the cell itself
+/// for a missing arc), whether two arcs have one root, the corners and edges of the group it
+/// makes, and whether three own neighbours are in a row.
+#[derive(Clone, Copy)]
+struct Plan {
+    i: u16,
+    roots: [u16; 3],
+    closed: bool,
+    joined: u16,
+    row: bool,
+}
+
 /// The playout's view of the arrays, for the hot loop.
 struct Work<'a> {
     color: &'a mut [u8; SQUARE + 3],
@@ -438,11 +451,9 @@ impl Work<'_> {
         let high = at(w);
         let high = u16::from_le_bytes([self.color[high], self.color[high + 1]]);
         let bytes = u64::from(low) | u64::from(mid) << 16 | u64::from(high) << 48;
-        // Colour bytes are below 4: a byte differs from `c` exactly when bit 0 or 1 of the XOR
-        // is set. The cell itself (byte 3) and the byte after its right neighbour (byte 5) are
-        // no neighbours.
-        let x = bytes ^ (u64::from(c) * 0x0101_0101_0101_0101);
-        let same = !(x | x >> 1) & 0x0101_0001_0001_0101;
+        // A stone of byte `c` is bit `c − 1` of its byte. The cell itself (byte 3) and the
+        // byte after its right neighbour (byte 5) are no neighbours.
+        let same = bytes >> (c - 1) & 0x0101_0001_0001_0101;
         self.arcs[(same.wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize]
     }
 
@@ -473,17 +484,51 @@ impl Work<'_> {
     /// that may win (a bridge's or fork's border, a closed chain, or, under the official rule,
     /// three own neighbours in a row) takes the branch to the full test.
     #[inline(always)]
-    fn place(&mut self, i: u16, color: Color) -> Wins {
-        let c = byte(color);
+    fn place<const OFFICIAL: bool>(&mut self, i: u16, color: Color) -> Wins {
+        let plan = self.plan(i, byte(color));
+        self.commit::<OFFICIAL>(plan, color)
+    }
+
+    /// The lookups of [`Work::place`] for a stone of colour byte `c` on the empty cell `i`,
+    /// before anything is written. Only the stones of colour `c` are read, so a stone of the
+    /// other colour placed in between leaves the plan valid.
+    #[inline(always)]
+    fn plan(&mut self, i: u16, c: u8) -> Plan {
         let arcs = self.neighbourhood(i, c);
+        self.plan_with(i, arcs)
+    }
+
+    /// [`Work::plan`] given the cell's [`Work::neighbourhood`] entry.
+    #[inline(always)]
+    fn plan_with(&mut self, i: u16, arcs: u64) -> Plan {
+        let (roots, closed, joined) = self.roots(i, arcs);
+        Plan {
+            i,
+            roots,
+            closed,
+            joined,
+            row: arcs >> 50 & 1 != 0,
+        }
+    }
+
+    /// Writes a [`Plan`]'s stone of `color` and returns what it completes.
+    #[inline(always)]
+    fn commit<const OFFICIAL: bool>(&mut self, plan: Plan, color: Color) -> Wins {
+        let c = byte(color);
+        let Plan {
+            i,
+            roots: [r1, r2, r3],
+            closed,
+            joined,
+            row,
+        } = plan;
         self.color[usize::from(i)] = c;
-        let ([r1, r2, r3], closed, joined) = self.roots(i, arcs);
         self.links[usize::from(r1)].group = joined;
         self.links[usize::from(r2)].parent = r1;
         self.links[usize::from(r3)].parent = r1;
         self.links[usize::from(i)].parent = r1;
         let border = completes_a_border(joined);
-        let filled = self.rule == RingRule::Official && arcs >> 50 & 1 != 0;
+        let filled = OFFICIAL && row;
         if !(border | closed | filled) {
             Wins::NONE
         } else {
@@ -574,18 +619,57 @@ impl Work<'_> {
         ply: u32,
         rng: &mut Rng,
     ) -> (Outcome, usize) {
+        match self.rule {
+            RingRule::Official => self.random_moves::<true>(empty, first, ply, rng),
+            RingRule::CodeJam => self.random_moves::<false>(empty, first, ply, rng),
+        }
+    }
+
+    /// [`Work::play_random`] under one ring rule.
+    ///
+    /// The move after the current one is drawn, and its cell's neighbourhood read, before
+    /// the current stone is placed: the generator's numbers do not depend on the board, and
+    /// the next stone, of the other colour, looks only at stones of its own. So the next
+    /// move's loads are under way while this stone's groups are looked up. On a win the
+    /// generator is left as if that extra number had not been drawn.
+    #[inline(always)]
+    fn random_moves<const OFFICIAL: bool>(
+        &mut self,
+        empty: &mut [u16],
+        first: Color,
+        ply: u32,
+        rng: &mut Rng,
+    ) -> (Outcome, usize) {
         let len = empty.len();
+        if len == 0 {
+            return (Outcome::Draw, 0);
+        }
         let mut color = first;
+        let mut draw = rng.clone();
+        let mut j = draw.below(len as u32) as usize;
+        let mut before = draw.clone();
+        let mut arcs = self.neighbourhood(empty[j], byte(color));
         for k in 0..len {
-            let j = k + rng.below((len - k) as u32) as usize;
+            // `j` is in `k..len`: `below` gives a number under `len − k`.
             empty.swap(k, j);
-            let wins = self.place(empty[k], color);
+            let i = empty[k];
+            before.clone_from(&draw);
+            j = (k + 1 + draw.below((len - k - 1) as u32) as usize).min(len - 1);
+            // The next stone is of the other colour: this one is not among its own
+            // neighbours whether placed or not.
+            let next = self.neighbourhood(empty[j], byte(color.other()));
+            let plan = self.plan_with(i, arcs);
+            let wins = self.commit::<OFFICIAL>(plan, color);
+            arcs = next;
             if !wins.is_empty() {
+                *rng = before;
                 let at = ply + k as u32 + 1;
                 return (Outcome::Win { color, wins, at }, k + 1);
             }
             color = color.other();
         }
+        // The last move drew one number too many (`below(0)`).
+        *rng = before;
         (Outcome::Draw, len)
     }
 
@@ -625,7 +709,10 @@ impl Work<'_> {
             empty.swap(k, j);
             let i = empty[k];
             last[me as usize] = Some(i);
-            let wins = self.place(i, me);
+            let wins = match self.rule {
+                RingRule::Official => self.place::<true>(i, me),
+                RingRule::CodeJam => self.place::<false>(i, me),
+            };
             if !wins.is_empty() {
                 let at = ply + k as u32 + 1;
                 return (
