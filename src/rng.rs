@@ -48,6 +48,13 @@ impl Rng {
         (t >> 64) as u64 ^ t as u64
     }
 
+    /// Steps the generator back over one [`Rng::next_u64`] (which [`Rng::below`] draws
+    /// once): the next number is the last one again.
+    #[inline]
+    pub(crate) fn step_back(&mut self) {
+        self.0 = self.0.wrapping_sub(0xa076_1d64_78bd_642f);
+    }
+
     /// A number in `0..bound` (0 when `bound` is 0), by Lemire's multiply-shift.
     #[inline]
     pub fn below(&mut self, bound: u32) -> u32 {

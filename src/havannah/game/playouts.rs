@@ -28,6 +28,12 @@ const fn byte(color: Color) -> u8 {
     color as u8 + 1
 }
 
+/// The colour of a stone's [`byte`].
+#[inline(always)]
+const fn color_of(c: u8) -> Color {
+    if c == 1 { Color::White } else { Color::Black }
+}
+
 /// The largest side [`Playouts`] plays on its dense arrays (cell numbers fit in 16 bits);
 /// larger boards play on a copy of the [`Game`] instead.
 pub const DENSE_MAX_SIDE: u32 = 127;
@@ -69,16 +75,14 @@ pub struct Playouts {
     width: usize,
     /// The neighbour offsets in [`NEIGHBOURS`] order (wrapping, as cell numbers are `u16`).
     offsets: [u16; 6],
-    /// [`Work::arcs`].
-    arcs: Vec<u64>,
     /// Every board cell's number, by x then y (the order of [`Board::iter`]).
     cells: Vec<u16>,
     /// The empty board's colours and links (its `width²` cells).
     template: (Vec<u8>, Vec<Link>),
     /// The position, made on the first playout.
     dense: Option<Dense>,
-    /// The empty cells; after a playout its first `played` entries are its moves, in order.
-    empty: Vec<u16>,
+    /// How many cells the last load found empty.
+    empties: usize,
     /// Moves of the last playout.
     played: usize,
     /// The Code Jam rule's search of a newly closed inside.
@@ -103,26 +107,59 @@ struct Link {
     group: u16,
 }
 
-/// The colour bytes, [`EMPTY`], [`OFF`] or a stone's [`byte`], for every cell number and
-/// three more (a neighbourhood is read four bytes at a time).
-type Colors = Box<[u8; SQUARE + 3]>;
-
-/// A position: colours and links for every cell number.
-#[derive(Clone)]
-struct Dense {
-    color: Colors,
-    links: Box<[Link; SQUARE]>,
+/// A position and the tables its moves read, in one block: the hot loop reaches all of it
+/// from one pointer.
+#[repr(C)]
+struct Arrays {
+    /// Every cell number's links.
+    links: [Link; SQUARE],
+    /// The colour bytes, [`EMPTY`], [`OFF`] or a stone's [`byte`], for every cell number and
+    /// some more (a neighbourhood is read four bytes at a time).
+    color: [u8; SQUARE + 8],
+    /// For each byte of own neighbours as [`Work::neighbourhood`] gathers them: the offsets
+    /// (bits 0–15, 16–31, 32–47) of the first cells of its arcs, in direction order, 0 for none;
+    /// bit 48 set when there is a second arc, bit 49 a third, bit 50 when three own neighbours
+    /// are in a row (the official rule's filled ring may be complete).
+    arcs: [u64; 256],
+    /// The empty cells; after a playout its first moves are its moves, in order.
+    empty: [u16; SQUARE],
+    /// [`completes_a_border`] by its argument's low 12 bits (1 for true).
+    border_wins: [u8; 4096],
 }
 
-/// A zeroed [`Dense`], made on the heap.
-fn dense() -> Dense {
-    let (Ok(color), Ok(links)) = (
-        vec![0u8; SQUARE + 3].into_boxed_slice().try_into(),
-        vec![Link::default(); SQUARE].into_boxed_slice().try_into(),
-    ) else {
-        unreachable!("the vectors have the arrays' lengths")
-    };
-    Dense { color, links }
+/// [`Arrays`] on the heap.
+struct Dense(Box<Arrays>);
+
+impl Dense {
+    /// All zeros, allocated zeroed (never built on the stack).
+    fn new() -> Dense {
+        let layout = std::alloc::Layout::new::<Arrays>();
+        // SAFETY: `Arrays` is not zero-sized.
+        let block = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Arrays>();
+        if block.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        // SAFETY: the block was allocated by the global allocator with the layout of `Arrays`,
+        // and every field of `Arrays` is an array of integers, for which all-zero bytes are a
+        // valid value.
+        let mut d = Dense(unsafe { Box::from_raw(block) });
+        for (k, win) in d.0.border_wins.iter_mut().enumerate() {
+            *win = u8::from(completes_a_border(k as u16));
+        }
+        d
+    }
+}
+
+impl Clone for Dense {
+    fn clone(&self) -> Dense {
+        let mut copy = Dense::new();
+        copy.0.links.copy_from_slice(&self.0.links);
+        copy.0.color.copy_from_slice(&self.0.color);
+        copy.0.arcs.copy_from_slice(&self.0.arcs);
+        copy.0.empty.copy_from_slice(&self.0.empty);
+        copy.0.border_wins.copy_from_slice(&self.0.border_wins);
+        copy
+    }
 }
 
 /// For the eight bytes of a neighbourhood as [`Work::neighbourhood`] gathers them (bit 7 − k
@@ -186,10 +223,9 @@ impl Playouts {
 
     /// The moves of the last playout, first to last (stones only: a playout never swaps).
     pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
-        let dense = if self.on_copy {
-            &[][..]
-        } else {
-            &self.empty[..self.played]
+        let dense = match &self.dense {
+            Some(dense) if !self.on_copy => &dense.0.empty[..self.played],
+            _ => &[][..],
         };
         let copied = self
             .copy
@@ -230,32 +266,26 @@ impl Playouts {
             board,
             width,
             offsets,
-            arcs,
             dense,
-            empty,
+            empties,
             enclosure,
             ..
         } = self;
-        let Some(Dense { color, links }) = dense.as_mut() else {
+        let Some(Dense(d)) = dense.as_mut() else {
             unreachable!("load made the arrays")
         };
         let mut work = Work {
-            color,
-            links,
+            d,
             offsets: *offsets,
-            arcs: match arcs.as_slice().try_into() {
-                Ok(arcs) => arcs,
-                Err(_) => unreachable!("shape made 256 entries"),
-            },
             rule,
             board: *board,
             width: *width,
             enclosure,
         };
         let (outcome, played) = if decisive {
-            work.play_decisive(empty, first, ply, last, rng)
+            work.play_decisive(*empties, first, ply, last, rng)
         } else {
-            work.play_random(empty, first, ply, rng)
+            work.play_random(*empties, first, ply, rng)
         };
         self.played = played;
         outcome
@@ -294,8 +324,8 @@ impl Playouts {
         for (d, (dx, dy)) in NEIGHBOURS.into_iter().enumerate() {
             self.offsets[d] = (dx as isize * width as isize + dy as isize) as u16;
         }
-        self.arcs.clear();
-        for &own in &REMAP {
+        let arcs = &mut self.dense.get_or_insert_with(Dense::new).0.arcs;
+        for (&own, entry_out) in REMAP.iter().zip(arcs.iter_mut()) {
             let own = usize::from(own);
             let mut starts = ARC_STARTS[own];
             let mut entry = 0u64;
@@ -308,7 +338,7 @@ impl Playouts {
             }
             entry |= u64::from(k >= 2) << 48 | u64::from(k >= 3) << 49;
             entry |= u64::from(triples(own) != 0) << 50;
-            self.arcs.push(entry);
+            *entry_out = entry;
         }
         let (colors, links) = &mut self.template;
         colors.clear();
@@ -326,7 +356,6 @@ impl Playouts {
             };
             self.cells.push(i as u16);
         }
-        self.empty.reserve(self.cells.len());
     }
 
     /// Copies `game`'s stones and groups into the arrays and lists the empty cells.
@@ -334,7 +363,13 @@ impl Playouts {
         if self.board != Some(game.board) {
             self.shape(game.board);
         }
-        let Dense { color, links } = self.dense.get_or_insert_with(dense);
+        let Dense(d) = self.dense.get_or_insert_with(Dense::new);
+        let Arrays {
+            color,
+            links,
+            empty,
+            ..
+        } = &mut **d;
         let (template_colors, template_links) = &self.template;
         color[..template_colors.len()].copy_from_slice(template_colors);
         links[..template_links.len()].copy_from_slice(template_links);
@@ -349,15 +384,14 @@ impl Playouts {
                 links[i].group = stone.border.bits();
             }
         }
-        // Branch-free compaction of the empty cells, in board order.
-        self.empty.clear();
-        self.empty.resize(self.cells.len(), 0);
-        let mut len = 0;
+        // Branch-free compaction of the empty cells, in board order (cell numbers are `u16`:
+        // no bounds checks).
+        let mut len: u16 = 0;
         for &c in &self.cells {
-            self.empty[len] = c;
-            len += usize::from(color[usize::from(c)] == EMPTY);
+            empty[usize::from(len)] = c;
+            len += u16::from(color[usize::from(c)] == EMPTY);
         }
-        self.empty.truncate(len);
+        self.empties = usize::from(len);
     }
 }
 
@@ -375,13 +409,7 @@ struct Plan {
 
 /// The playout's view of the arrays, for the hot loop.
 struct Work<'a> {
-    color: &'a mut [u8; SQUARE + 3],
-    links: &'a mut [Link; SQUARE],
-    /// For each byte of own neighbours as [`Work::neighbourhood`] gathers them: the offsets
-    /// (bits 0–15, 16–31, 32–47) of the first cells of its arcs, in direction order, 0 for none;
-    /// bit 48 set when there is a second arc, bit 49 a third, bit 50 when three own neighbours
-    /// are in a row (the official rule's filled ring may be complete).
-    arcs: &'a [u64; 256],
+    d: &'a mut Arrays,
     offsets: [u16; 6],
     rule: RingRule,
     board: Option<Board>,
@@ -392,20 +420,21 @@ struct Work<'a> {
 impl Work<'_> {
     /// The root of the stone on cell `i`, halving the path on the way.
     #[inline(always)]
-    fn find(&mut self, mut i: u16) -> u16 {
+    fn find(&mut self, i: u16) -> u16 {
         // Most stones are roots or a root's children: one test for both.
-        let p = self.links[usize::from(i)].parent;
-        let g = self.links[usize::from(p)].parent;
+        let p = self.d.links[usize::from(i)].parent;
+        let g = self.d.links[usize::from(p)].parent;
         if g == p {
             return p;
         }
+        let mut i = i;
         loop {
-            let p = self.links[usize::from(i)].parent;
+            let p = self.d.links[usize::from(i)].parent;
             if p == i {
                 return i;
             }
-            let g = self.links[usize::from(p)].parent;
-            self.links[usize::from(i)].parent = g;
+            let g = self.d.links[usize::from(p)].parent;
+            self.d.links[usize::from(i)].parent = g;
             i = g;
         }
     }
@@ -418,7 +447,7 @@ impl Work<'_> {
 
     #[inline(always)]
     fn color(&self, i: u16) -> u8 {
-        self.color[usize::from(i)]
+        self.d.color[usize::from(i)]
     }
 
     /// The set of the cells of `around` holding a stone of colour byte `c` (bit d for d).
@@ -440,21 +469,21 @@ impl Work<'_> {
         let w = self.width as u16;
         let at = |o: u16| usize::from(i.wrapping_add(o));
         let low = at(w.wrapping_add(1).wrapping_neg());
-        let low = u16::from_le_bytes([self.color[low], self.color[low + 1]]);
+        let low = u16::from_le_bytes([self.d.color[low], self.d.color[low + 1]]);
         let mid = at(u16::MAX);
         let mid = u32::from_le_bytes([
-            self.color[mid],
-            self.color[mid + 1],
-            self.color[mid + 2],
-            self.color[mid + 3],
+            self.d.color[mid],
+            self.d.color[mid + 1],
+            self.d.color[mid + 2],
+            self.d.color[mid + 3],
         ]);
         let high = at(w);
-        let high = u16::from_le_bytes([self.color[high], self.color[high + 1]]);
+        let high = u16::from_le_bytes([self.d.color[high], self.d.color[high + 1]]);
         let bytes = u64::from(low) | u64::from(mid) << 16 | u64::from(high) << 48;
         // A stone of byte `c` is bit `c − 1` of its byte. The cell itself (byte 3) and the
         // byte after its right neighbour (byte 5) are no neighbours.
         let same = bytes >> (c - 1) & 0x0101_0001_0001_0101;
-        self.arcs[(same.wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize]
+        self.d.arcs[(same.wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize]
     }
 
     /// For a stone on `i` with the neighbourhood `arcs`: the roots of its (up to three) arcs,
@@ -467,10 +496,10 @@ impl Work<'_> {
         let r3 = self.find(i.wrapping_add((arcs >> 32) as u16));
         let (second, third) = (arcs >> 48 & 1 != 0, arcs >> 49 & 1 != 0);
         let closed = (second & (r2 == r1)) | (third & ((r3 == r1) | (r3 == r2)));
-        let joined = self.links[usize::from(r1)].group
-            | self.links[usize::from(r2)].group
-            | self.links[usize::from(r3)].group
-            | self.links[usize::from(i)].group;
+        let joined = self.d.links[usize::from(r1)].group
+            | self.d.links[usize::from(r2)].group
+            | self.d.links[usize::from(r3)].group
+            | self.d.links[usize::from(i)].group;
         ([r1, r2, r3], closed, joined)
     }
 
@@ -485,8 +514,9 @@ impl Work<'_> {
     /// three own neighbours in a row) takes the branch to the full test.
     #[inline(always)]
     fn place<const OFFICIAL: bool>(&mut self, i: u16, color: Color) -> Wins {
-        let plan = self.plan(i, byte(color));
-        self.commit::<OFFICIAL>(plan, color)
+        let c = byte(color);
+        let plan = self.plan(i, c);
+        self.commit::<OFFICIAL>(plan, c)
     }
 
     /// The lookups of [`Work::place`] for a stone of colour byte `c` on the empty cell `i`,
@@ -511,10 +541,33 @@ impl Work<'_> {
         }
     }
 
-    /// Writes a [`Plan`]'s stone of `color` and returns what it completes.
+    /// [`Work::place`] for a stone of colour byte `c` given its cell's neighbourhood entry
+    /// `arcs`. A stone with one arc or none (most stones) joins one group, if any, and
+    /// cannot close a chain: it takes one root's search and no test of a closed chain.
     #[inline(always)]
-    fn commit<const OFFICIAL: bool>(&mut self, plan: Plan, color: Color) -> Wins {
-        let c = byte(color);
+    fn place_with<const OFFICIAL: bool>(&mut self, i: u16, c: u8, arcs: u64) -> Wins {
+        if arcs >> 48 & 1 != 0 {
+            let plan = self.plan_with(i, arcs);
+            return self.commit::<OFFICIAL>(plan, c);
+        }
+        self.d.color[usize::from(i)] = c;
+        // A missing arc's offset is 0: `r` is then `i` itself.
+        let r = self.find(i.wrapping_add(arcs as u16));
+        let joined = self.d.links[usize::from(r)].group | self.d.links[usize::from(i)].group;
+        self.d.links[usize::from(r)].group = joined;
+        self.d.links[usize::from(i)].parent = r;
+        let border = self.d.border_wins[usize::from(joined) & 0xfff] != 0;
+        let filled = OFFICIAL && arcs >> 50 & 1 != 0;
+        if !(border | filled) {
+            Wins::NONE
+        } else {
+            self.wins(i, c, Border::from_raw(joined), false)
+        }
+    }
+
+    /// Writes a [`Plan`]'s stone of colour byte `c` and returns what it completes.
+    #[inline(always)]
+    fn commit<const OFFICIAL: bool>(&mut self, plan: Plan, c: u8) -> Wins {
         let Plan {
             i,
             roots: [r1, r2, r3],
@@ -522,24 +575,25 @@ impl Work<'_> {
             joined,
             row,
         } = plan;
-        self.color[usize::from(i)] = c;
-        self.links[usize::from(r1)].group = joined;
-        self.links[usize::from(r2)].parent = r1;
-        self.links[usize::from(r3)].parent = r1;
-        self.links[usize::from(i)].parent = r1;
-        let border = completes_a_border(joined);
+        self.d.color[usize::from(i)] = c;
+        self.d.links[usize::from(r1)].group = joined;
+        self.d.links[usize::from(r2)].parent = r1;
+        self.d.links[usize::from(r3)].parent = r1;
+        self.d.links[usize::from(i)].parent = r1;
+        let border = self.d.border_wins[usize::from(joined) & 0xfff] != 0;
         let filled = OFFICIAL && row;
         if !(border | closed | filled) {
             Wins::NONE
         } else {
-            self.wins(i, c, color, Border::from_raw(joined), closed)
+            self.wins(i, c, Border::from_raw(joined), closed)
         }
     }
 
     /// What a stone that may win completes: `place`'s full test.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn wins(&mut self, i: u16, c: u8, color: Color, joined: Border, closed: bool) -> Wins {
+    fn wins(&mut self, i: u16, c: u8, joined: Border, closed: bool) -> Wins {
+        let color = color_of(c);
         let around = self.around(i);
         let own = self.own(&around, c);
         let around = &around;
@@ -598,7 +652,7 @@ impl Work<'_> {
             EMPTY => super::EMPTY,
             _ => 0,
         });
-        let (colors, c) = (&*self.color, byte(color));
+        let (colors, c) = (&self.d.color, byte(color));
         self.enclosure
             .holds_empty(board, cell, own as u32, &around, |n| {
                 match colors[usize::from((n.x as usize * width + n.y as usize) as u16)] {
@@ -610,18 +664,18 @@ impl Work<'_> {
             })
     }
 
-    /// Random moves from the loaded position, `first` to move, `ply` moves played; the
-    /// outcome and the number of moves.
+    /// Random moves from the loaded position (its `len` empty cells), `first` to move, `ply`
+    /// moves played; the outcome and the number of moves.
     fn play_random(
         &mut self,
-        empty: &mut [u16],
+        len: usize,
         first: Color,
         ply: u32,
         rng: &mut Rng,
     ) -> (Outcome, usize) {
         match self.rule {
-            RingRule::Official => self.random_moves::<true>(empty, first, ply, rng),
-            RingRule::CodeJam => self.random_moves::<false>(empty, first, ply, rng),
+            RingRule::Official => self.random_moves::<true>(len, first, ply, rng),
+            RingRule::CodeJam => self.random_moves::<false>(len, first, ply, rng),
         }
     }
 
@@ -631,58 +685,55 @@ impl Work<'_> {
     /// the current stone is placed: the generator's numbers do not depend on the board, and
     /// the next stone, of the other colour, looks only at stones of its own. So the next
     /// move's loads are under way while this stone's groups are looked up. On a win the
-    /// generator is left as if that extra number had not been drawn.
+    /// generator is stepped back over that extra number.
     #[inline(always)]
     fn random_moves<const OFFICIAL: bool>(
         &mut self,
-        empty: &mut [u16],
+        len: usize,
         first: Color,
         ply: u32,
         rng: &mut Rng,
     ) -> (Outcome, usize) {
-        let len = empty.len();
-        if len == 0 {
+        if len == 0 || len > SQUARE {
             return (Outcome::Draw, 0);
         }
-        let mut color = first;
         let mut draw = rng.clone();
         let mut j = draw.below(len as u32) as usize;
-        let mut before = draw.clone();
-        let mut arcs = self.neighbourhood(empty[j], byte(color));
+        // The mover's colour byte; the other's is `c ^ 3`.
+        let mut c = byte(first);
+        let mut arcs = self.neighbourhood(self.d.empty[j], c);
         for k in 0..len {
             // `j` is in `k..len`: `below` gives a number under `len − k`.
-            empty.swap(k, j);
-            let i = empty[k];
-            before.clone_from(&draw);
+            self.d.empty.swap(k, j);
+            let i = self.d.empty[k];
             j = (k + 1 + draw.below((len - k - 1) as u32) as usize).min(len - 1);
-            // The next stone is of the other colour: this one is not among its own
-            // neighbours whether placed or not.
-            let next = self.neighbourhood(empty[j], byte(color.other()));
-            let plan = self.plan_with(i, arcs);
-            let wins = self.commit::<OFFICIAL>(plan, color);
+            let next = self.neighbourhood(self.d.empty[j], c ^ 3);
+            let wins = self.place_with::<OFFICIAL>(i, c, arcs);
             arcs = next;
             if !wins.is_empty() {
-                *rng = before;
+                draw.step_back();
+                *rng = draw;
+                let color = color_of(c);
                 let at = ply + k as u32 + 1;
                 return (Outcome::Win { color, wins, at }, k + 1);
             }
-            color = color.other();
+            c ^= 3;
         }
         // The last move drew one number too many (`below(0)`).
-        *rng = before;
+        draw.step_back();
+        *rng = draw;
         (Outcome::Draw, len)
     }
 
     /// Decisive moves from the loaded position; `last` holds the newest stone of each colour.
     fn play_decisive(
         &mut self,
-        empty: &mut [u16],
+        len: usize,
         first: Color,
         ply: u32,
         mut last: [Option<u16>; 2],
         rng: &mut Rng,
     ) -> (Outcome, usize) {
-        let len = empty.len();
         let mut me = first;
         // As in `Game::playout_decisive`: set when the last move found no threat of the player
         // now to move and blocked none.
@@ -700,14 +751,14 @@ impl Work<'_> {
                 last[them as usize].and_then(|i| self.winning_neighbour(i, them))
             };
             let j = match mine.or(theirs) {
-                Some(i) => match empty[k..].iter().position(|&e| e == i) {
+                Some(i) => match self.d.empty[k..len].iter().position(|&e| e == i) {
                     Some(p) => k + p,
                     None => unreachable!("an empty cell is in the list of empty cells"),
                 },
                 None => k + rng.below((len - k) as u32) as usize,
             };
-            empty.swap(k, j);
-            let i = empty[k];
+            self.d.empty.swap(k, j);
+            let i = self.d.empty[k];
             last[me as usize] = Some(i);
             let wins = match self.rule {
                 RingRule::Official => self.place::<true>(i, me),
@@ -740,12 +791,12 @@ impl Work<'_> {
     fn winning_neighbour(&mut self, i: u16, color: Color) -> Option<u16> {
         let c = byte(color);
         let root = self.find(i);
-        let group = self.links[usize::from(root)].group;
+        let group = self.d.links[usize::from(root)].group;
         self.around(i).into_iter().find(|&j| {
             self.color(j) == EMPTY && {
                 let arcs = self.neighbourhood(j, c);
                 if arcs >> 48 & 1 == 0 {
-                    completes_a_border(group | self.links[usize::from(j)].group)
+                    completes_a_border(group | self.d.links[usize::from(j)].group)
                         || (self.rule == RingRule::Official
                             && arcs >> 50 & 1 != 0
                             && self.fills_at(j, c))
@@ -784,9 +835,9 @@ impl Work<'_> {
             RingRule::CodeJam => {
                 closed && {
                     let own = self.own(&self.around(i), c);
-                    self.color[usize::from(i)] = c;
+                    self.d.color[usize::from(i)] = c;
                     let ring = self.encloses_an_empty_cell(i, color, own);
-                    self.color[usize::from(i)] = EMPTY;
+                    self.d.color[usize::from(i)] = EMPTY;
                     ring
                 }
             }
