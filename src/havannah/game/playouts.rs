@@ -77,6 +77,10 @@ pub struct Playouts {
     offsets: [u16; 6],
     /// Every board cell's number, by x then y (the order of [`Board::iter`]).
     cells: Vec<u16>,
+    /// For every cell number of the board, its place in `cells`.
+    rank: Vec<u16>,
+    /// A set of places in `cells`, 64 a word: the stones of the position being loaded.
+    taken: Vec<u64>,
     /// The empty board's colours and links (its `width²` cells).
     template: (Vec<u8>, Vec<Link>),
     /// The position, made on the first playout.
@@ -346,8 +350,11 @@ impl Playouts {
         links.clear();
         links.resize(width * width, Link::default());
         self.cells.clear();
+        self.rank.clear();
+        self.rank.resize(width * width, 0);
         for cell in board.iter() {
             let i = cell.x as usize * width + cell.y as usize;
+            self.rank[i] = self.cells.len() as u16;
             colors[i] = EMPTY;
             // An empty cell's link: its own root, with its border (so a new stone is one).
             links[i] = Link {
@@ -384,14 +391,39 @@ impl Playouts {
                 links[i].group = stone.border.bits();
             }
         }
-        // Branch-free compaction of the empty cells, in board order (cell numbers are `u16`:
-        // no bounds checks).
-        let mut len: u16 = 0;
-        for &c in &self.cells {
-            empty[usize::from(len)] = c;
-            len += u16::from(color[usize::from(c)] == EMPTY);
+        // The empty cells in board order.
+        let cells = &self.cells;
+        if game.stones.len() * 8 < cells.len() {
+            // Few stones: the runs of cells between them are copied whole.
+            self.taken.clear();
+            self.taken.resize(cells.len().div_ceil(64), 0);
+            for stone in &game.stones {
+                let r = usize::from(self.rank[index(stone.cell)]);
+                self.taken[r / 64] |= 1 << (r % 64);
+            }
+            let (mut len, mut from) = (0, 0);
+            for (w, &word) in self.taken.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let r = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    empty[len..len + (r - from)].copy_from_slice(&cells[from..r]);
+                    len += r - from;
+                    from = r + 1;
+                }
+            }
+            let rest = &cells[from..];
+            empty[len..len + rest.len()].copy_from_slice(rest);
+            self.empties = len + rest.len();
+        } else {
+            // Branch-free compaction (cell numbers are `u16`: no bounds checks).
+            let mut len: u16 = 0;
+            for &c in cells {
+                empty[usize::from(len)] = c;
+                len += u16::from(color[usize::from(c)] == EMPTY);
+            }
+            self.empties = usize::from(len);
         }
-        self.empties = usize::from(len);
     }
 }
 
