@@ -123,8 +123,13 @@ struct Arrays {
     /// For each byte of own neighbours as [`Work::neighbourhood`] gathers them: the offsets
     /// (bits 0–15, 16–31, 32–47) of the first cells of its arcs, in direction order, 0 for none;
     /// bit 48 set when there is a second arc, bit 49 a third, bit 50 when three own neighbours
-    /// are in a row (the official rule's filled ring may be complete).
+    /// are in a row (the official rule's filled ring may be complete); bits 56–63 hold the
+    /// byte itself.
     arcs: [u64; 256],
+    /// For the same bytes, when three own neighbours are in a row: the offsets (bits 0–15,
+    /// 16–31, 32–47) of the three cells beyond the middle one of the first such row, which
+    /// with the row surround that middle cell; bit 48 set when there is another row.
+    rings: [u64; 256],
     /// The empty cells; after a playout its first moves are its moves, in order.
     empty: [u16; SQUARE],
     /// [`completes_a_border`] by its argument's low 12 bits (1 for true).
@@ -160,6 +165,7 @@ impl Clone for Dense {
         copy.0.links.copy_from_slice(&self.0.links);
         copy.0.color.copy_from_slice(&self.0.color);
         copy.0.arcs.copy_from_slice(&self.0.arcs);
+        copy.0.rings.copy_from_slice(&self.0.rings);
         copy.0.empty.copy_from_slice(&self.0.empty);
         copy.0.border_wins.copy_from_slice(&self.0.border_wins);
         copy
@@ -328,8 +334,8 @@ impl Playouts {
         for (d, (dx, dy)) in NEIGHBOURS.into_iter().enumerate() {
             self.offsets[d] = (dx as isize * width as isize + dy as isize) as u16;
         }
-        let arcs = &mut self.dense.get_or_insert_with(Dense::new).0.arcs;
-        for (&own, entry_out) in REMAP.iter().zip(arcs.iter_mut()) {
+        let d = &mut self.dense.get_or_insert_with(Dense::new).0;
+        for (byte, &own) in REMAP.iter().enumerate() {
             let own = usize::from(own);
             let mut starts = ARC_STARTS[own];
             let mut entry = 0u64;
@@ -341,8 +347,19 @@ impl Playouts {
                 k += 1;
             }
             entry |= u64::from(k >= 2) << 48 | u64::from(k >= 3) << 49;
-            entry |= u64::from(triples(own) != 0) << 50;
-            *entry_out = entry;
+            let rows = triples(own);
+            entry |= u64::from(rows != 0) << 50 | (byte as u64) << 56;
+            d.arcs[byte] = entry;
+            d.rings[byte] = 0;
+            if rows != 0 {
+                let m = rows.trailing_zeros() as usize;
+                let o = |k: usize| self.offsets[k % 6];
+                let beyond = [o(m + 5), o(m), o(m + 1)].map(|t| o(m).wrapping_add(t));
+                d.rings[byte] = u64::from(beyond[0])
+                    | u64::from(beyond[1]) << 16
+                    | u64::from(beyond[2]) << 32
+                    | u64::from(rows & (rows - 1) != 0) << 48;
+            }
         }
         let (colors, links) = &mut self.template;
         colors.clear();
@@ -429,14 +446,14 @@ impl Playouts {
 
 /// What [`Work::plan`] found for a stone: its cell, the roots of its arcs (the cell itself
 /// for a missing arc), whether two arcs have one root, the corners and edges of the group it
-/// makes, and whether three own neighbours are in a row.
+/// makes, and its neighbourhood entry.
 #[derive(Clone, Copy)]
 struct Plan {
     i: u16,
     roots: [u16; 3],
     closed: bool,
     joined: u16,
-    row: bool,
+    arcs: u64,
 }
 
 /// The playout's view of the arrays, for the hot loop.
@@ -569,7 +586,7 @@ impl Work<'_> {
             roots,
             closed,
             joined,
-            row: arcs >> 50 & 1 != 0,
+            arcs,
         }
     }
 
@@ -589,7 +606,7 @@ impl Work<'_> {
         self.d.links[usize::from(r)].group = joined;
         self.d.links[usize::from(i)].parent = r;
         let border = self.d.border_wins[usize::from(joined) & 0xfff] != 0;
-        let filled = OFFICIAL && arcs >> 50 & 1 != 0;
+        let filled = OFFICIAL && arcs >> 50 & 1 != 0 && self.may_fill(i, c, arcs);
         if !(border | filled) {
             Wins::NONE
         } else {
@@ -605,7 +622,7 @@ impl Work<'_> {
             roots: [r1, r2, r3],
             closed,
             joined,
-            row,
+            arcs,
         } = plan;
         self.d.color[usize::from(i)] = c;
         self.d.links[usize::from(r1)].group = joined;
@@ -613,12 +630,22 @@ impl Work<'_> {
         self.d.links[usize::from(r3)].parent = r1;
         self.d.links[usize::from(i)].parent = r1;
         let border = self.d.border_wins[usize::from(joined) & 0xfff] != 0;
-        let filled = OFFICIAL && row;
+        let filled = OFFICIAL && arcs >> 50 & 1 != 0 && self.may_fill(i, c, arcs);
         if !(border | closed | filled) {
             Wins::NONE
         } else {
             self.wins(i, c, Border::from_raw(joined), closed)
         }
+    }
+
+    /// Official rule, for a stone of byte `c` on `i` (neighbourhood entry `arcs`) with three
+    /// own neighbours in a row: may it fill a ring? False when the first row's middle cell is
+    /// not surrounded and there is no other row; otherwise [`Work::wins`] decides.
+    #[inline(always)]
+    fn may_fill(&self, i: u16, c: u8, arcs: u64) -> bool {
+        let ring = self.d.rings[(arcs >> 56) as usize];
+        let at = |shift: u32| self.d.color[usize::from(i.wrapping_add((ring >> shift) as u16))];
+        ring >> 48 != 0 || at(0) & at(16) & at(32) == c
     }
 
     /// What a stone that may win completes: `place`'s full test.
@@ -738,7 +765,8 @@ impl Work<'_> {
             // `j` is in `k..len`: `below` gives a number under `len − k`.
             self.d.empty.swap(k, j);
             let i = self.d.empty[k];
-            j = (k + 1 + draw.below((len - k - 1) as u32) as usize).min(len - 1);
+            // After the last move `j` is `len`, whose entry is read and not used.
+            j = (k + 1 + draw.below((len - k - 1) as u32) as usize) & (SQUARE - 1);
             let next = self.neighbourhood(self.d.empty[j], c ^ 3);
             let wins = self.place_with::<OFFICIAL>(i, c, arcs);
             arcs = next;
