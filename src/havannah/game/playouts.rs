@@ -515,6 +515,18 @@ impl Work<'_> {
     /// into one byte.
     #[inline(always)]
     fn neighbourhood(&self, i: u16, c: u8) -> u64 {
+        let bytes = self.gather(i);
+        // A stone of byte `c` is bit `c − 1` of its byte. The cell itself (byte 3) and the
+        // byte after its right neighbour (byte 5) are no neighbours.
+        let same = bytes >> (c - 1) & 0x0101_0001_0001_0101;
+        self.d.arcs[(same.wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize]
+    }
+
+    /// The colour bytes around cell `i` in three loads: `i − w − 1, i − w` (bytes 0 and 1),
+    /// `i − 1 ..= i + 2` (bytes 2 to 5) and `i + w, i + w + 1` (bytes 6 and 7), `w` the
+    /// width.
+    #[inline(always)]
+    fn gather(&self, i: u16) -> u64 {
         let w = self.width as u16;
         let at = |o: u16| usize::from(i.wrapping_add(o));
         let low = at(w.wrapping_add(1).wrapping_neg());
@@ -528,11 +540,7 @@ impl Work<'_> {
         ]);
         let high = at(w);
         let high = u16::from_le_bytes([self.d.color[high], self.d.color[high + 1]]);
-        let bytes = u64::from(low) | u64::from(mid) << 16 | u64::from(high) << 48;
-        // A stone of byte `c` is bit `c − 1` of its byte. The cell itself (byte 3) and the
-        // byte after its right neighbour (byte 5) are no neighbours.
-        let same = bytes >> (c - 1) & 0x0101_0001_0001_0101;
-        self.d.arcs[(same.wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize]
+        u64::from(low) | u64::from(mid) << 16 | u64::from(high) << 48
     }
 
     /// For a stone on `i` with the neighbourhood `arcs`: the roots of its (up to three) arcs,
@@ -852,19 +860,36 @@ impl Work<'_> {
         let c = byte(color);
         let root = self.find(i);
         let group = self.d.links[usize::from(root)].group;
-        self.around(i).into_iter().find(|&j| {
-            self.color(j) == EMPTY && {
-                let arcs = self.neighbourhood(j, c);
-                if arcs >> 48 & 1 == 0 {
-                    completes_a_border(group | self.d.links[usize::from(j)].group)
-                        || (self.rule == RingRule::Official
-                            && arcs >> 50 & 1 != 0
-                            && self.fills_at(j, c))
-                } else {
-                    self.would_win_with(j, color, arcs)
-                }
+        let mut empty = self.empty_around(i);
+        while empty != 0 {
+            let j = i.wrapping_add(self.offsets[empty.trailing_zeros() as usize]);
+            empty &= empty - 1;
+            let arcs = self.neighbourhood(j, c);
+            let wins = if arcs >> 48 & 1 == 0 {
+                let joined = group | self.d.links[usize::from(j)].group;
+                self.d.border_wins[usize::from(joined) & 0xfff] != 0
+                    || (self.rule == RingRule::Official
+                        && arcs >> 50 & 1 != 0
+                        && self.may_fill(j, c, arcs)
+                        && self.fills_at(j, c))
+            } else {
+                self.would_win_with(j, color, arcs)
+            };
+            if wins {
+                return Some(j);
             }
-        })
+        }
+        None
+    }
+
+    /// The empty neighbours of cell `i`, bit d for direction d of [`NEIGHBOURS`].
+    #[inline(always)]
+    fn empty_around(&self, i: u16) -> u32 {
+        let bytes = self.gather(i);
+        // Colour bytes are 0 (empty) or a single bit among the low three. The cell itself
+        // (byte 3) and the byte after its right neighbour (byte 5) are no neighbours.
+        let empty = !(bytes | bytes >> 1 | bytes >> 2) & 0x0101_0001_0001_0101;
+        u32::from(REMAP[(empty.wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize])
     }
 
     /// [`Work::fills_a_ring`] for a stone of byte `c` on `i`.
@@ -880,13 +905,13 @@ impl Work<'_> {
     fn would_win_with(&mut self, i: u16, color: Color, arcs: u64) -> bool {
         let c = byte(color);
         let (_, closed, joined) = self.roots(i, arcs);
-        if completes_a_border(joined) {
+        if self.d.border_wins[usize::from(joined) & 0xfff] != 0 {
             return true;
         }
         match self.rule {
             RingRule::Official => {
                 closed
-                    || (arcs >> 50 & 1 != 0 && {
+                    || (arcs >> 50 & 1 != 0 && self.may_fill(i, c, arcs) && {
                         let around = self.around(i);
                         let own = self.own(&around, c);
                         self.fills_a_ring(&around, c, own)
