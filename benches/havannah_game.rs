@@ -131,7 +131,9 @@ fn play_undo(c: &mut Criterion) {
 }
 
 /// One search of 5 000 iterations from the empty board (a new tree each time), on one
-/// thread: iterations (simulations) per second, by side, rollout policy and RAVE.
+/// thread: iterations (simulations) per second, by side, rollout policy and RAVE. Cold: a
+/// new search each time (its arena's memory is new); warm (`_warm`): one search whose tree
+/// is cleared before each search.
 fn mcts_iterations(c: &mut Criterion) {
     const ITERATIONS: u32 = 5_000;
     let mut group = c.benchmark_group("havannah_mcts");
@@ -158,6 +160,20 @@ fn mcts_iterations(c: &mut Criterion) {
                     choice
                 })
             });
+            if side >= 6 && name != "decisive" {
+                // Warm: one search kept, its tree cleared before each search, so the arena's
+                // memory is reused (as in a GTP engine after its first move).
+                let mut mcts = Mcts::<Game>::new(config.clone(), 1);
+                group.bench_function(format!("s{side}_{name}_warm"), |b| {
+                    b.iter(|| {
+                        mcts.clear();
+                        let before = mcts.iterations();
+                        let choice = mcts.choose(black_box(&game));
+                        assert_eq!(mcts.iterations() - before, u64::from(ITERATIONS));
+                        choice
+                    })
+                });
+            }
         }
     }
     group.finish();

@@ -203,6 +203,18 @@ impl<G: Position> Mcts<G> {
         }
     }
 
+    /// Forgets the trees (this thread's and the helpers'), keeping their memory: the next
+    /// search starts from a new root without allocating what the last ones grew. The
+    /// generators go on where they were.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.spare.clear();
+        self.root = None;
+        for helper in &mut self.helpers {
+            helper.clear();
+        }
+    }
+
     /// The settings.
     pub fn config(&self) -> &MctsConfig {
         &self.config
@@ -516,8 +528,12 @@ impl<G: Position> Mcts<G> {
             return false;
         }
         let first = self.nodes.len() as u32;
+        // A copy of one new node, then each child's move: the nodes are written in place.
         self.nodes
-            .extend(self.moves.iter().map(|&mv| Node::new(mv)));
+            .resize(first as usize + self.moves.len(), Node::new(self.moves[0]));
+        for (node, &mv) in self.nodes[first as usize..].iter_mut().zip(&self.moves) {
+            node.mv = mv;
+        }
         let node = &mut self.nodes[at];
         node.first = first;
         node.count = self.moves.len() as u32;
@@ -641,6 +657,44 @@ mod tests {
             let last = left.next().filter(|_| left.next().is_none());
             last.filter(|_| player == Player::First)
         }
+    }
+
+    #[test]
+    fn clear_forgets_the_tree_and_keeps_its_memory() {
+        let config = MctsConfig {
+            budget: Budget::Iterations(200),
+            ..MctsConfig::default()
+        };
+        let start = FirstWins { taken: Vec::new() };
+        let mut mcts = Mcts::<FirstWins>::new(config.clone(), 1);
+        mcts.choose(&start);
+        // Without `clear` the same root is searched on from its 200 visits.
+        mcts.choose(&start);
+        assert_eq!(mcts.root_visits(), 400);
+        let (capacity, grown) = (mcts.nodes.capacity(), mcts.tree_size());
+        mcts.clear();
+        assert_eq!(mcts.tree_size(), 0);
+        mcts.choose(&start);
+        assert_eq!(mcts.root_visits(), 200);
+        assert!(
+            mcts.tree_size() < grown,
+            "{} against {grown}",
+            mcts.tree_size()
+        );
+        assert_eq!(mcts.nodes.capacity(), capacity);
+        // Its helpers' trees too.
+        let mut parallel = Mcts::<FirstWins>::new(
+            MctsConfig {
+                threads: 2,
+                ..config
+            },
+            1,
+        );
+        parallel.choose(&start);
+        parallel.clear();
+        assert_eq!(parallel.tree_size(), 0);
+        parallel.choose(&start);
+        assert_eq!(parallel.root_visits(), 200);
     }
 
     #[test]
