@@ -126,10 +126,11 @@ struct Arrays {
     /// are in a row (the official rule's filled ring may be complete); bits 56–63 hold the
     /// byte itself.
     arcs: [u64; 256],
-    /// For the same bytes, when three own neighbours are in a row: the offsets (bits 0–15,
-    /// 16–31, 32–47) of the three cells beyond the middle one of the first such row, which
-    /// with the row surround that middle cell; bit 48 set when there is another row.
-    rings: [u64; 256],
+    /// For the same bytes, when three own neighbours are in a row: for the first two such
+    /// rows, the offsets (bits 0–15, 16–31, 32–47) of the three cells beyond the row's middle
+    /// one, which with the row surround that middle cell; bit 48 of the second set when
+    /// there is a third row. A missing second row repeats the first.
+    rings: [[u64; 2]; 256],
     /// The empty cells; after a playout its first moves are its moves, in order.
     empty: [u16; SQUARE],
     /// [`completes_a_border`] by its argument's low 12 bits (1 for true).
@@ -350,15 +351,22 @@ impl Playouts {
             let rows = triples(own);
             entry |= u64::from(rows != 0) << 50 | (byte as u64) << 56;
             d.arcs[byte] = entry;
-            d.rings[byte] = 0;
+            d.rings[byte] = [0; 2];
             if rows != 0 {
-                let m = rows.trailing_zeros() as usize;
                 let o = |k: usize| self.offsets[k % 6];
-                let beyond = [o(m + 5), o(m), o(m + 1)].map(|t| o(m).wrapping_add(t));
-                d.rings[byte] = u64::from(beyond[0])
-                    | u64::from(beyond[1]) << 16
-                    | u64::from(beyond[2]) << 32
-                    | u64::from(rows & (rows - 1) != 0) << 48;
+                let ring = |m: usize| {
+                    let beyond = [o(m + 5), o(m), o(m + 1)].map(|t| o(m).wrapping_add(t));
+                    u64::from(beyond[0]) | u64::from(beyond[1]) << 16 | u64::from(beyond[2]) << 32
+                };
+                let first = rows.trailing_zeros() as usize;
+                let rest = rows & (rows - 1);
+                let second = if rest == 0 {
+                    first
+                } else {
+                    rest.trailing_zeros() as usize
+                };
+                let more = rest & (rest.wrapping_sub(1)) != 0;
+                d.rings[byte] = [ring(first), ring(second) | u64::from(more) << 48];
             }
         }
         let (colors, links) = &mut self.template;
@@ -647,13 +655,17 @@ impl Work<'_> {
     }
 
     /// Official rule, for a stone of byte `c` on `i` (neighbourhood entry `arcs`) with three
-    /// own neighbours in a row: may it fill a ring? False when the first row's middle cell is
-    /// not surrounded and there is no other row; otherwise [`Work::wins`] decides.
+    /// own neighbours in a row: may it fill a ring? False when neither of the first two
+    /// rows' middle cells is surrounded and there is no third row; otherwise [`Work::wins`]
+    /// decides.
     #[inline(always)]
     fn may_fill(&self, i: u16, c: u8, arcs: u64) -> bool {
-        let ring = self.d.rings[(arcs >> 56) as usize];
-        let at = |shift: u32| self.d.color[usize::from(i.wrapping_add((ring >> shift) as u16))];
-        ring >> 48 != 0 || at(0) & at(16) & at(32) == c
+        let [first, second] = self.d.rings[(arcs >> 56) as usize];
+        let at = |ring: u64, shift: u32| {
+            self.d.color[usize::from(i.wrapping_add((ring >> shift) as u16))]
+        };
+        let surrounded = |ring: u64| at(ring, 0) & at(ring, 16) & at(ring, 32) == c;
+        second >> 48 != 0 || surrounded(first) || surrounded(second)
     }
 
     /// What a stone that may win completes: `place`'s full test.
