@@ -102,6 +102,10 @@ pub struct Playouts {
 /// check.
 const SQUARE: usize = 1 << 16;
 
+/// Where cell number 0's colour byte is in [`Arrays::color`]: more than the largest width
+/// plus one.
+const PAD: usize = 256;
+
 /// A stone's links, one per cell of the padded square.
 #[derive(Debug, Clone, Copy, Default)]
 struct Link {
@@ -117,9 +121,9 @@ struct Link {
 struct Arrays {
     /// Every cell number's links.
     links: [Link; SQUARE],
-    /// The colour bytes, [`EMPTY`], [`OFF`] or a stone's [`byte`], for every cell number and
-    /// some more (a neighbourhood is read four bytes at a time).
-    color: [u8; SQUARE + 8],
+    /// The colour bytes, [`EMPTY`], [`OFF`] or a stone's [`byte`]: cell number `i`'s at
+    /// `i + PAD` (so that a neighbour's index needs no wrapping), and some more after.
+    color: [u8; PAD + SQUARE + 2 * PAD],
     /// For each byte of own neighbours as [`Work::neighbourhood`] gathers them: the offsets
     /// (bits 0–15, 16–31, 32–47) of the first cells of its arcs, in direction order, 0 for none;
     /// bit 48 set when there is a second arc, bit 49 a third, bit 50 when three own neighbours
@@ -403,14 +407,14 @@ impl Playouts {
             ..
         } = &mut **d;
         let (template_colors, template_links) = &self.template;
-        color[..template_colors.len()].copy_from_slice(template_colors);
+        color[PAD..PAD + template_colors.len()].copy_from_slice(template_colors);
         links[..template_links.len()].copy_from_slice(template_links);
         let width = self.width;
         let index = |cell: Cell| usize::from((cell.x as usize * width + cell.y as usize) as u16);
         for (k, stone) in game.stones.iter().enumerate() {
             let root = game.find(k as u32) as usize;
             let i = index(stone.cell);
-            color[i] = byte(stone.color);
+            color[PAD + i] = byte(stone.color);
             links[i].parent = index(game.stones[root].cell) as u16;
             if root == k {
                 links[i].group = stone.border.bits();
@@ -445,7 +449,7 @@ impl Playouts {
             let mut len: u16 = 0;
             for &c in cells {
                 empty[usize::from(len)] = c;
-                len += u16::from(color[usize::from(c)] == EMPTY);
+                len += u16::from(color[PAD + usize::from(c)] == EMPTY);
             }
             self.empties = usize::from(len);
         }
@@ -504,7 +508,7 @@ impl Work<'_> {
 
     #[inline(always)]
     fn color(&self, i: u16) -> u8 {
-        self.d.color[usize::from(i)]
+        self.d.color[PAD + usize::from(i)]
     }
 
     /// The set of the cells of `around` holding a stone of colour byte `c` (bit d for d).
@@ -535,18 +539,19 @@ impl Work<'_> {
     /// width.
     #[inline(always)]
     fn gather(&self, i: u16) -> u64 {
-        let w = self.width as u16;
-        let at = |o: u16| usize::from(i.wrapping_add(o));
-        let low = at(w.wrapping_add(1).wrapping_neg());
+        // The width is below `PAD`: no index wraps or leaves the array.
+        let w = self.width.min(PAD - 1);
+        let i = usize::from(i);
+        let low = PAD - w - 1 + i;
         let low = u16::from_le_bytes([self.d.color[low], self.d.color[low + 1]]);
-        let mid = at(u16::MAX);
+        let mid = PAD - 1 + i;
         let mid = u32::from_le_bytes([
             self.d.color[mid],
             self.d.color[mid + 1],
             self.d.color[mid + 2],
             self.d.color[mid + 3],
         ]);
-        let high = at(w);
+        let high = PAD + w + i;
         let high = u16::from_le_bytes([self.d.color[high], self.d.color[high + 1]]);
         u64::from(low) | u64::from(mid) << 16 | u64::from(high) << 48
     }
@@ -615,7 +620,7 @@ impl Work<'_> {
             let plan = self.plan_with(i, arcs);
             return self.commit::<OFFICIAL>(plan, c);
         }
-        self.d.color[usize::from(i)] = c;
+        self.d.color[PAD + usize::from(i)] = c;
         // A missing arc's offset is 0: `r` is then `i` itself.
         let r = self.find(i.wrapping_add(arcs as u16));
         let joined = self.d.links[usize::from(r)].group | self.d.links[usize::from(i)].group;
@@ -640,7 +645,7 @@ impl Work<'_> {
             joined,
             arcs,
         } = plan;
-        self.d.color[usize::from(i)] = c;
+        self.d.color[PAD + usize::from(i)] = c;
         self.d.links[usize::from(r1)].group = joined;
         self.d.links[usize::from(r2)].parent = r1;
         self.d.links[usize::from(r3)].parent = r1;
@@ -662,7 +667,7 @@ impl Work<'_> {
     fn may_fill(&self, i: u16, c: u8, arcs: u64) -> bool {
         let [first, second] = self.d.rings[(arcs >> 56) as usize];
         let at = |ring: u64, shift: u32| {
-            self.d.color[usize::from(i.wrapping_add((ring >> shift) as u16))]
+            self.d.color[PAD + usize::from(i.wrapping_add((ring >> shift) as u16))]
         };
         let surrounded = |ring: u64| at(ring, 0) & at(ring, 16) & at(ring, 32) == c;
         second >> 48 != 0 || surrounded(first) || surrounded(second)
@@ -734,7 +739,7 @@ impl Work<'_> {
         let (colors, c) = (&self.d.color, byte(color));
         self.enclosure
             .holds_empty(board, cell, own as u32, &around, |n| {
-                match colors[usize::from((n.x as usize * width + n.y as usize) as u16)] {
+                match colors[PAD + usize::from((n.x as usize * width + n.y as usize) as u16)] {
                     OFF => Kind::OffBoard,
                     EMPTY => Kind::Empty,
                     b if b == c => Kind::Own,
@@ -932,9 +937,9 @@ impl Work<'_> {
             RingRule::CodeJam => {
                 closed && {
                     let own = self.own(&self.around(i), c);
-                    self.d.color[usize::from(i)] = c;
+                    self.d.color[PAD + usize::from(i)] = c;
                     let ring = self.encloses_an_empty_cell(i, color, own);
-                    self.d.color[usize::from(i)] = EMPTY;
+                    self.d.color[PAD + usize::from(i)] = EMPTY;
                     ring
                 }
             }
