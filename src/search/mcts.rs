@@ -180,6 +180,8 @@ pub struct Mcts<G: Position> {
     /// RAVE: per move index and parity of the ply, 1 + the last ply (from the root) at which
     /// the move was played in this iteration, 0 for none.
     last: Vec<[u32; 2]>,
+    /// RAVE: the children of one node that an iteration's update counts.
+    hits: Vec<u32>,
     /// The other threads' searches (root parallelism).
     helpers: Vec<Mcts<G>>,
 }
@@ -199,6 +201,7 @@ impl<G: Position> Mcts<G> {
             played: Vec::new(),
             rollout_moves: Vec::new(),
             last: Vec::new(),
+            hits: Vec::new(),
             helpers: Vec::new(),
         }
     }
@@ -492,12 +495,22 @@ impl<G: Position> Mcts<G> {
             let reward = if depth % 2 == 0 { odd } else { even };
             let parity = depth & 1;
             let first = node.first as usize;
-            for child in &mut self.nodes[first..first + node.count as usize] {
-                if self.last[work.move_index(child.mv)][parity] > depth as u32 {
-                    child.amaf_visits += 1;
-                    child.amaf_reward += reward;
-                    child.refresh(k);
-                }
+            let children = &mut self.nodes[first..first + node.count as usize];
+            // The children played later are listed first, without a branch per child, then
+            // updated.
+            if self.hits.len() < children.len() {
+                self.hits.resize(children.len(), 0);
+            }
+            let mut hits = 0;
+            for (c, child) in children.iter().enumerate() {
+                self.hits[hits] = c as u32;
+                hits += usize::from(self.last[work.move_index(child.mv)][parity] > depth as u32);
+            }
+            for &c in &self.hits[..hits] {
+                let child = &mut children[c as usize];
+                child.amaf_visits += 1;
+                child.amaf_reward += reward;
+                child.refresh(k);
             }
         }
         for &mv in &self.played {
