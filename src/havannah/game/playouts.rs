@@ -969,3 +969,54 @@ const fn two_or_more(count: u32) -> u64 {
     }
     mask
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The arrays' block (allocated zeroed, its tables filled) and its clone, on a small
+    /// board: a playout on the engine and on a clone of it plays the game's own playout.
+    #[test]
+    fn the_arrays_play_the_game_s_playouts_and_clone_whole() {
+        let mut game = Game::new(3).unwrap();
+        game.play(3, 3).unwrap();
+        let mut playouts = Playouts::new();
+        for (seed, decisive) in [(5, false), (6, true)] {
+            let outcome = if decisive {
+                playouts.decisive(&game, &mut Rng::new(seed))
+            } else {
+                playouts.random(&game, &mut Rng::new(seed))
+            };
+            let mut copy = game.clone();
+            let expected = if decisive {
+                copy.playout_decisive(&mut Rng::new(seed))
+            } else {
+                copy.playout(&mut Rng::new(seed))
+            };
+            assert_eq!(outcome, expected);
+            let played: Vec<Move> = copy.history().skip(1).collect();
+            assert_eq!(playouts.moves().collect::<Vec<_>>(), played);
+            let mut clone = playouts.clone();
+            assert_eq!(clone.moves().collect::<Vec<_>>(), played);
+            assert_eq!(
+                clone.random(&game, &mut Rng::new(seed)),
+                copy_random(&game, seed)
+            );
+        }
+    }
+
+    fn copy_random(game: &Game, seed: u64) -> Outcome {
+        game.clone().playout(&mut Rng::new(seed))
+    }
+
+    #[test]
+    fn the_border_win_table_is_the_test() {
+        let d = Dense::new();
+        for joined in 0..4096u16 {
+            assert_eq!(
+                d.0.border_wins[usize::from(joined)] != 0,
+                completes_a_border(joined)
+            );
+        }
+    }
+}
