@@ -83,6 +83,8 @@ pub struct Playouts {
     taken: Vec<u64>,
     /// The empty board's colours and links (its `width²` cells).
     template: (Vec<u8>, Vec<Link>),
+    /// The empty board's [`Arrays::around`] (its `width²` cells).
+    template_around: Vec<u32>,
     /// The position, made on the first playout.
     dense: Option<Dense>,
     /// How many cells the last load found empty.
@@ -139,6 +141,11 @@ struct Arrays {
     empty: [u16; SQUARE],
     /// [`completes_a_border`] by its argument's low 12 bits (1 for true).
     border_wins: [u8; 4096],
+    /// Decisive playouts: for every cell (at `i + PAD`, as the colours), its neighbours by
+    /// direction: White's stones in bits 0–5, Black's in 8–13, off-board cells in 16–21.
+    around: [u32; PAD + SQUARE + 2 * PAD],
+    /// `arcs` by the set of own neighbours in direction order.
+    arcs_by_set: [u64; 64],
 }
 
 /// [`Arrays`] on the heap.
@@ -173,6 +180,8 @@ impl Clone for Dense {
         copy.0.rings.copy_from_slice(&self.0.rings);
         copy.0.empty.copy_from_slice(&self.0.empty);
         copy.0.border_wins.copy_from_slice(&self.0.border_wins);
+        copy.0.around.copy_from_slice(&self.0.around);
+        copy.0.arcs_by_set.copy_from_slice(&self.0.arcs_by_set);
         copy
     }
 }
@@ -268,6 +277,9 @@ impl Playouts {
             return self.run_on_copy(game, rng, decisive);
         }
         self.load(game);
+        if decisive {
+            self.load_around();
+        }
         let first = game.to_move();
         let ply = game.moves_played();
         let rule = game.rules.ring_rule();
@@ -355,6 +367,7 @@ impl Playouts {
             let rows = triples(own);
             entry |= u64::from(rows != 0) << 50 | (byte as u64) << 56;
             d.arcs[byte] = entry;
+            d.arcs_by_set[own] = entry;
             d.rings[byte] = [0; 2];
             if rows != 0 {
                 let o = |k: usize| self.offsets[k % 6];
@@ -391,6 +404,31 @@ impl Playouts {
                 group: board.border(cell).bits(),
             };
             self.cells.push(i as u16);
+        }
+        // The off-board neighbours of every board cell.
+        self.template_around.clear();
+        self.template_around.resize(width * width, 0);
+        for &i in &self.cells {
+            for (d, &o) in self.offsets.iter().enumerate() {
+                let n = usize::from(i.wrapping_add(o));
+                self.template_around[usize::from(i)] |= u32::from(colors[n] == OFF) << (16 + d);
+            }
+        }
+    }
+
+    /// Decisive playouts: fills [`Arrays::around`] for the loaded position.
+    fn load_around(&mut self) {
+        let Some(Dense(d)) = self.dense.as_mut() else {
+            unreachable!("load made the arrays")
+        };
+        let template = &self.template_around;
+        d.around[PAD..PAD + template.len()].copy_from_slice(template);
+        let cells = self.cells.iter().copied();
+        for i in cells {
+            let c = d.color[PAD + usize::from(i)];
+            if c == 1 || c == 2 {
+                mark_around(d, &self.offsets, i, c);
+            }
         }
     }
 
@@ -456,7 +494,7 @@ impl Playouts {
     }
 }
 
-/// What [`Work::plan`] found for a stone: its cell, the roots of its arcs (the cell itself
+/// What [`Work::plan_with`] found for a stone: its cell, the roots of its arcs (the cell itself
 /// for a missing arc), whether two arcs have one root, the corners and edges of the group it
 /// makes, and its neighbourhood entry.
 #[derive(Clone, Copy)]
@@ -573,32 +611,9 @@ impl Work<'_> {
         ([r1, r2, r3], closed, joined)
     }
 
-    /// Puts a stone of `color` on the empty cell `i`, joins its groups and returns what it
-    /// completes (as [`Game`]'s `place`).
-    ///
-    /// Branch-free but for the roots' search: the arcs' first cells come from
-    /// [`Work::neighbourhood`] as offsets, a missing arc's being 0 (the new stone itself, an
-    /// empty cell's link being its own root with its border, as loaded); every arc's group
-    /// goes under the first arc's root, and two arcs with one root close a chain. Only a move
-    /// that may win (a bridge's or fork's border, a closed chain, or, under the official rule,
-    /// three own neighbours in a row) takes the branch to the full test.
-    #[inline(always)]
-    fn place<const OFFICIAL: bool>(&mut self, i: u16, color: Color) -> Wins {
-        let c = byte(color);
-        let plan = self.plan(i, c);
-        self.commit::<OFFICIAL>(plan, c)
-    }
-
-    /// The lookups of [`Work::place`] for a stone of colour byte `c` on the empty cell `i`,
-    /// before anything is written. Only the stones of colour `c` are read, so a stone of the
-    /// other colour placed in between leaves the plan valid.
-    #[inline(always)]
-    fn plan(&mut self, i: u16, c: u8) -> Plan {
-        let arcs = self.neighbourhood(i, c);
-        self.plan_with(i, arcs)
-    }
-
-    /// [`Work::plan`] given the cell's [`Work::neighbourhood`] entry.
+    /// The lookups for a stone on the empty cell `i` whose [`Work::neighbourhood`] entry is
+    /// `arcs`, before anything is written. Only the stones of the stone's colour are read,
+    /// so a stone of the other colour placed in between leaves the plan valid.
     #[inline(always)]
     fn plan_with(&mut self, i: u16, arcs: u64) -> Plan {
         let (roots, closed, joined) = self.roots(i, arcs);
@@ -611,8 +626,8 @@ impl Work<'_> {
         }
     }
 
-    /// [`Work::place`] for a stone of colour byte `c` given its cell's neighbourhood entry
-    /// `arcs`. A stone with one arc or none (most stones) joins one group, if any, and
+    /// Puts a stone of colour byte `c` on the empty cell `i` (neighbourhood entry `arcs`),
+    /// joins its groups and returns what it completes. A stone with one arc or none (most stones) joins one group, if any, and
     /// cannot close a chain: it takes one root's search and no test of a closed chain.
     #[inline(always)]
     fn place_with<const OFFICIAL: bool>(&mut self, i: u16, c: u8, arcs: u64) -> Wins {
@@ -635,7 +650,16 @@ impl Work<'_> {
         }
     }
 
-    /// Writes a [`Plan`]'s stone of colour byte `c` and returns what it completes.
+    /// Writes a [`Plan`]'s stone of colour byte `c` and returns what it completes (as
+    /// [`Game`]'s `place`).
+    ///
+    /// Branch-free but for the roots' search: the arcs' first cells come from
+    /// [`Work::neighbourhood`] as offsets, a missing arc's being 0 (the new stone itself, an
+    /// empty cell's link being its own root with its border, as loaded); every arc's group
+    /// goes under the first arc's root, and two arcs with one root close a chain. Only a move
+    /// that may win (a bridge's or fork's border, a closed chain, or, under the official rule,
+    /// a surrounded cell next to three own neighbours in a row) takes the branch to the full
+    /// test.
     #[inline(always)]
     fn commit<const OFFICIAL: bool>(&mut self, plan: Plan, c: u8) -> Wins {
         let Plan {
@@ -673,7 +697,7 @@ impl Work<'_> {
         second >> 48 != 0 || surrounded(first) || surrounded(second)
     }
 
-    /// What a stone that may win completes: `place`'s full test.
+    /// What a stone that may win completes: the full test.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     fn wins(&mut self, i: u16, c: u8, joined: Border, closed: bool) -> Wins {
@@ -845,10 +869,13 @@ impl Work<'_> {
             self.d.empty.swap(k, j);
             let i = self.d.empty[k];
             last[me as usize] = Some(i);
+            let c = byte(me);
+            let plan = self.plan_with(i, self.arcs_around(i, c));
             let wins = match self.rule {
-                RingRule::Official => self.place::<true>(i, me),
-                RingRule::CodeJam => self.place::<false>(i, me),
+                RingRule::Official => self.commit::<true>(plan, c),
+                RingRule::CodeJam => self.commit::<false>(plan, c),
             };
+            mark_around(self.d, &self.offsets, i, c);
             if !wins.is_empty() {
                 let at = ply + k as u32 + 1;
                 return (
@@ -877,11 +904,12 @@ impl Work<'_> {
         let c = byte(color);
         let root = self.find(i);
         let group = self.d.links[usize::from(root)].group;
-        let mut empty = self.empty_around(i);
+        let around = self.d.around[PAD + usize::from(i)];
+        let mut empty = !(around | around >> 8 | around >> 16) & 0x3f;
         while empty != 0 {
             let j = i.wrapping_add(self.offsets[empty.trailing_zeros() as usize]);
             empty &= empty - 1;
-            let arcs = self.neighbourhood(j, c);
+            let arcs = self.arcs_around(j, c);
             let wins = if arcs >> 48 & 1 == 0 {
                 let joined = group | self.d.links[usize::from(j)].group;
                 self.d.border_wins[usize::from(joined) & 0xfff] != 0
@@ -899,14 +927,12 @@ impl Work<'_> {
         None
     }
 
-    /// The empty neighbours of cell `i`, bit d for direction d of [`NEIGHBOURS`].
+    /// Decisive playouts: the [`Work::neighbourhood`] entry of cell `i` for a stone of
+    /// colour byte `c`, from [`Arrays::around`].
     #[inline(always)]
-    fn empty_around(&self, i: u16) -> u32 {
-        let bytes = self.gather(i);
-        // Colour bytes are 0 (empty) or a single bit among the low three. The cell itself
-        // (byte 3) and the byte after its right neighbour (byte 5) are no neighbours.
-        let empty = !(bytes | bytes >> 1 | bytes >> 2) & 0x0101_0001_0001_0101;
-        u32::from(REMAP[(empty.wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize])
+    fn arcs_around(&self, i: u16, c: u8) -> u64 {
+        let own = self.d.around[PAD + usize::from(i)] >> (8 * u32::from(c - 1)) & 0x3f;
+        self.d.arcs_by_set[own as usize]
     }
 
     /// [`Work::fills_a_ring`] for a stone of byte `c` on `i`.
@@ -944,6 +970,16 @@ impl Work<'_> {
                 }
             }
         }
+    }
+}
+
+/// Adds a stone of colour byte `c` on cell `i` to its neighbours' [`Arrays::around`].
+#[inline(always)]
+fn mark_around(d: &mut Arrays, offsets: &[u16; 6], i: u16, c: u8) {
+    for (k, &o) in offsets.iter().enumerate() {
+        // Seen from the neighbour in direction k, the stone is in the opposite direction.
+        let n = PAD + usize::from(i.wrapping_add(o));
+        d.around[n] |= 1 << (8 * u32::from(c - 1) + ((k as u32 + 3) % 6));
     }
 }
 
