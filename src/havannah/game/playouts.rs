@@ -278,7 +278,7 @@ impl Playouts {
         }
         self.load(game);
         if decisive {
-            self.load_around();
+            self.load_around(game);
         }
         let first = game.to_move();
         let ply = game.moves_played();
@@ -416,19 +416,18 @@ impl Playouts {
         }
     }
 
-    /// Decisive playouts: fills [`Arrays::around`] for the loaded position.
-    fn load_around(&mut self) {
+    /// Decisive playouts: fills [`Arrays::around`] for `game`'s stones (after
+    /// [`Playouts::load`]).
+    fn load_around(&mut self, game: &Game) {
+        let width = self.width;
         let Some(Dense(d)) = self.dense.as_mut() else {
             unreachable!("load made the arrays")
         };
         let template = &self.template_around;
         d.around[PAD..PAD + template.len()].copy_from_slice(template);
-        let cells = self.cells.iter().copied();
-        for i in cells {
-            let c = d.color[PAD + usize::from(i)];
-            if c == 1 || c == 2 {
-                mark_around(d, &self.offsets, i, c);
-            }
+        for stone in &game.stones {
+            let i = (stone.cell.x as usize * width + stone.cell.y as usize) as u16;
+            mark_around(d, &self.offsets, i, byte(stone.color));
         }
     }
 
@@ -641,7 +640,7 @@ impl Work<'_> {
         let joined = self.d.links[usize::from(r)].group | self.d.links[usize::from(i)].group;
         self.d.links[usize::from(r)].group = joined;
         self.d.links[usize::from(i)].parent = r;
-        let border = self.d.border_wins[usize::from(joined) & 0xfff] != 0;
+        let border = self.border_wins(joined);
         let filled = OFFICIAL && arcs >> 50 & 1 != 0 && self.may_fill(i, c, arcs);
         if !(border | filled) {
             Wins::NONE
@@ -674,13 +673,19 @@ impl Work<'_> {
         self.d.links[usize::from(r2)].parent = r1;
         self.d.links[usize::from(r3)].parent = r1;
         self.d.links[usize::from(i)].parent = r1;
-        let border = self.d.border_wins[usize::from(joined) & 0xfff] != 0;
+        let border = self.border_wins(joined);
         let filled = OFFICIAL && arcs >> 50 & 1 != 0 && self.may_fill(i, c, arcs);
         if !(border | closed | filled) {
             Wins::NONE
         } else {
             self.wins(i, c, Border::from_raw(joined), closed)
         }
+    }
+
+    /// [`completes_a_border`], read from its table.
+    #[inline(always)]
+    fn border_wins(&self, joined: u16) -> bool {
+        self.d.border_wins[usize::from(joined) & 0xfff] != 0
     }
 
     /// Official rule, for a stone of byte `c` on `i` (neighbourhood entry `arcs`) with three
@@ -911,8 +916,7 @@ impl Work<'_> {
             empty &= empty - 1;
             let arcs = self.arcs_around(j, c);
             let wins = if arcs >> 48 & 1 == 0 {
-                let joined = group | self.d.links[usize::from(j)].group;
-                self.d.border_wins[usize::from(joined) & 0xfff] != 0
+                self.border_wins(group | self.d.links[usize::from(j)].group)
                     || (self.rule == RingRule::Official
                         && arcs >> 50 & 1 != 0
                         && self.may_fill(j, c, arcs)
@@ -948,7 +952,7 @@ impl Work<'_> {
     fn would_win_with(&mut self, i: u16, color: Color, arcs: u64) -> bool {
         let c = byte(color);
         let (_, closed, joined) = self.roots(i, arcs);
-        if self.d.border_wins[usize::from(joined) & 0xfff] != 0 {
+        if self.border_wins(joined) {
             return true;
         }
         match self.rule {
