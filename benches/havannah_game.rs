@@ -142,6 +142,7 @@ fn mcts_iterations(c: &mut Criterion) {
     for side in [4u32, 6, 8, 10] {
         for (rollout, rave, name) in [
             (Rollout::Random, 0.0, "random"),
+            (Rollout::Random, 1000.0, "random_rave"),
             (Rollout::Decisive, 0.0, "decisive"),
             (Rollout::Decisive, 1000.0, "decisive_rave"),
         ] {

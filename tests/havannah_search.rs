@@ -195,6 +195,9 @@ impl Position for InPlace {
     fn move_index(&self, mv: Move) -> usize {
         self.0.move_index(mv)
     }
+    fn index_move(&self, index: usize) -> Move {
+        self.0.index_move(index)
+    }
     fn move_index_bound(&self) -> usize {
         self.0.move_index_bound()
     }

@@ -62,6 +62,14 @@ fn specs_parse_print_and_refuse_with_a_reason() {
         ),
         ("mcts:1s,threads=2,rave=1000", "mcts:1s,rave=1000,threads=2"),
         ("mcts:10,rave=0,threads=1", "mcts:10"),
+        (
+            "mcts:1s,nodes=16M,expand=1,rave=200",
+            "mcts:1s,rave=200,expand=1,nodes=16M",
+        ),
+        ("mcts:10,nodes=3k", "mcts:10,nodes=3k"),
+        ("mcts:10,nodes=1000", "mcts:10,nodes=1000"),
+        ("mcts:10,nodes=4096k,expand=0", "mcts:10"),
+        ("mcts:10,nodes=2048M", "mcts:10,nodes=2048M"),
     ] {
         let spec: AgentSpec = text.parse().unwrap();
         assert_eq!(spec.to_string(), shown);
@@ -82,6 +90,12 @@ fn specs_parse_print_and_refuse_with_a_reason() {
         ("mcts:10,rave=x", "rave = `x`"),
         ("mcts:10,threads=0", "threads = `0`"),
         ("mcts:10,threads=100000", "threads = `100000`"),
+        ("mcts:10,expand=-1", "expand = `-1`"),
+        ("mcts:10,expand=", "expand = ``"),
+        ("mcts:10,nodes=0", "nodes = `0`"),
+        ("mcts:10,nodes=2049M", "nodes = `2049M`"),
+        ("mcts:10,nodes=4G", "nodes = `4G`"),
+        ("mcts:10,nodes=M", "nodes = `M`"),
         ("solver", "not available"),
         ("Greedy", "unknown agent"),
     ] {

@@ -5,7 +5,7 @@
 //! [`Game::playout_decisive`] do, on a [`Playouts`](super::Playouts) engine kept in the game (boards up to
 //! side [`DENSE_MAX_SIDE`]) or on the game itself.
 
-use super::{Color, DENSE_MAX_SIDE, Game, Move, Outcome};
+use super::{Cell, Color, DENSE_MAX_SIDE, Game, Move, Outcome};
 use crate::rng::Rng;
 use crate::search::{self, Player, Rollout};
 
@@ -84,6 +84,16 @@ impl search::Position for Game {
         match mv {
             Move::Place(c) => (c.x as usize - 1) * n + (c.y as usize - 1),
             Move::Swap => n * n,
+        }
+    }
+
+    #[inline]
+    fn index_move(&self, index: usize) -> Move {
+        let n = self.board().n() as usize;
+        if index == n * n {
+            Move::Swap
+        } else {
+            Move::Place(Cell::new((index / n) as u32 + 1, (index % n) as u32 + 1))
         }
     }
 
@@ -167,6 +177,7 @@ mod tests {
             let i = game.move_index(mv);
             assert!(!seen[i], "{mv:?} shares index {i}");
             seen[i] = true;
+            assert_eq!(game.index_move(i), mv);
         }
         assert_eq!(game.move_index(Move::Place(Cell::new(1, 1))), 0);
     }

@@ -19,8 +19,9 @@ pub const MAX_THREADS: u32 = 256;
 /// - `mcts:N` (N iterations a move, `2k` = 2000) or `mcts:Ts` (T seconds a move, `0.5s`),
 ///   optionally followed by `,c=C` (the UCT exploration constant, default 0.7),
 ///   `,rollout=decisive|random` (default decisive), `,rave=K` (RAVE's equivalence parameter,
-///   default 0: no RAVE) and `,threads=T` (root-parallel trees, default 1); see
-///   [`MctsConfig`].
+///   default 0: no RAVE), `,expand=E` (the visits a leaf has before it is expanded, default
+///   0), `,nodes=N` (the most nodes a tree holds, `4M` = 4·2²⁰, default 4M) and
+///   `,threads=T` (root-parallel trees, default 1); see [`MctsConfig`].
 ///
 /// ```
 /// use bitgames::search::AgentSpec;
@@ -57,7 +58,8 @@ impl fmt::Display for SpecError {
             f,
             "agent `{}`: {}; expected random, greedy, mcts:<iterations> (e.g. mcts:2000, \
              mcts:2k) or mcts:<seconds>s (e.g. mcts:0.5s), optionally with ,c=<exploration>, \
-             ,rollout=decisive|random, ,rave=<k> and ,threads=<n>",
+             ,rollout=decisive|random, ,rave=<k>, ,expand=<visits>, ,nodes=<n> (e.g. 4M) \
+             and ,threads=<n>",
             self.spec, self.problem
         )
     }
@@ -110,6 +112,19 @@ impl FromStr for AgentSpec {
                         )));
                     }
                 },
+                Some(("expand", e)) => match e.parse::<u32>() {
+                    Ok(e) => config.expand = e,
+                    _ => return Err(fail(format!("expand = `{e}` is not a whole number >= 0"))),
+                },
+                Some(("nodes", n)) => match parse_nodes(n) {
+                    Some(n) => config.max_nodes = n,
+                    None => {
+                        return Err(fail(format!(
+                            "nodes = `{n}` is not a whole number from 1 to {MAX_NODES} \
+                             (with an optional k or M: 2^10, 2^20)"
+                        )));
+                    }
+                },
                 Some(("rollout", "decisive")) => config.rollout = Rollout::Decisive,
                 Some(("rollout", "random")) => config.rollout = Rollout::Random,
                 _ => return Err(fail(format!("unknown option `{option}`"))),
@@ -117,6 +132,23 @@ impl FromStr for AgentSpec {
         }
         Ok(AgentSpec::Mcts(config))
     }
+}
+
+/// The most nodes an `mcts` spec's tree may hold (`nodes=`): 2³¹ (72 GiB of nodes).
+pub const MAX_NODES: u32 = 1 << 31;
+
+/// `1000`, `64k` (2¹⁶) or `4M` (2²²): a node count from 1 to [`MAX_NODES`].
+fn parse_nodes(text: &str) -> Option<u32> {
+    let (digits, scale) = match text.as_bytes().last() {
+        Some(b'k') => (&text[..text.len() - 1], 1 << 10),
+        Some(b'M') => (&text[..text.len() - 1], 1 << 20),
+        _ => (text, 1),
+    };
+    digits
+        .parse::<u32>()
+        .ok()
+        .and_then(|v| v.checked_mul(scale))
+        .filter(|n| (1..=MAX_NODES).contains(n))
 }
 
 /// `2000`, `2k` (iterations) or `0.5s` (seconds).
@@ -167,6 +199,16 @@ impl fmt::Display for AgentSpec {
                 }
                 if c.rave != default.rave {
                     write!(f, ",rave={}", c.rave)?;
+                }
+                if c.expand != default.expand {
+                    write!(f, ",expand={}", c.expand)?;
+                }
+                if c.max_nodes != default.max_nodes {
+                    match c.max_nodes {
+                        n if n % (1 << 20) == 0 => write!(f, ",nodes={}M", n >> 20)?,
+                        n if n % (1 << 10) == 0 => write!(f, ",nodes={}k", n >> 10)?,
+                        n => write!(f, ",nodes={n}")?,
+                    }
                 }
                 if c.threads != default.threads {
                     write!(f, ",threads={}", c.threads)?;

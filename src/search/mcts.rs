@@ -39,8 +39,14 @@ pub struct MctsConfig {
     /// The rollout policy.
     pub rollout: Rollout,
     /// The most nodes the tree holds (each thread's tree); once full, leaves are no longer
-    /// expanded.
+    /// expanded. A node takes 36 bytes (and as much again, briefly, while a reused subtree
+    /// is copied).
     pub max_nodes: u32,
+    /// The visits a leaf has had before an iteration that reaches it expands it (makes its
+    /// children); until then the iteration rolls out from the leaf. 0 expands a leaf the
+    /// first time it is reached; 1 on its second visit (as the morat engine does), which
+    /// makes half as many nodes for the same iterations. The root is always expanded.
+    pub expand: u32,
     /// RAVE's equivalence parameter k, 0 for none: a child's value mixes its own mean reward
     /// `q` with its all-moves-as-first mean `q̃` (the rewards of every iteration through its
     /// parent in which its move was played later by the same player) as
@@ -55,65 +61,78 @@ pub struct MctsConfig {
 }
 
 impl Default for MctsConfig {
-    /// 1000 iterations, c = 0.7, decisive rollouts, up to 2²² nodes, no RAVE, one thread.
+    /// 1000 iterations, c = 0.7, decisive rollouts, up to 2²² nodes, leaves expanded the first
+    /// time they are reached, no RAVE, one thread.
     fn default() -> MctsConfig {
         MctsConfig {
             budget: Budget::Iterations(1000),
             exploration: 0.7,
             rollout: Rollout::Decisive,
             max_nodes: 1 << 22,
+            expand: 0,
             rave: 0.0,
             threads: 1,
         }
     }
 }
 
-/// A node of the tree: the move that leads to it, its children (contiguous in the arena) and
-/// its statistics, from the point of view of the player who made `mv`.
-#[derive(Debug, Clone, Copy)]
-struct Node<M> {
-    mv: M,
+/// A node of the tree: its children (contiguous in the arena) and the statistics of the move
+/// that leads to it, from the point of view of the player who made it. The move itself, and
+/// what the selection and the RAVE pass read of every child, are in the node's [`Head`].
+#[derive(Debug, Clone, Copy, Default)]
+struct Node {
     /// Index of the first child in the arena.
     first: u32,
-    /// Number of children (valid once `expanded`).
+    /// Number of children, 0 until the node is expanded (an expanded node has at least one:
+    /// only undecided positions are expanded).
     count: u32,
-    expanded: bool,
     visits: u32,
-    /// Sum of the rewards (1 win, ½ draw, 0 loss) of the player who made `mv`.
+    /// Sum of the rewards (1 win, ½ draw, 0 loss) of the player who made the move.
     reward: f32,
-    /// RAVE: iterations through the parent in which `mv` was played later by the same player.
+    /// RAVE: iterations through the parent in which the move was played later by the same
+    /// player.
     amaf_visits: u32,
     /// RAVE: the sum of their rewards, for the player who made `mv`.
     amaf_reward: f32,
-    /// The selection's value of the statistics above, kept by [`Node::refresh`]: the mean
-    /// reward `q`, or with RAVE `(1 − β)·q + β·q̃`.
+}
+
+/// What a scan of a node's children reads of each, kept in an arena of its own beside the
+/// nodes (same index): the selection reads `value` and `explore`, the RAVE pass `key`, which
+/// is also the node's move. (A
+/// select reads every child of every node on its path, a back-up changes a few nodes: the
+/// divisions and roots are made once per change, by [`Node::refresh`].)
+#[derive(Debug, Clone, Copy)]
+struct Head {
+    /// The move's [`Position::move_index`] ([`Position::index_move`] gives it back).
+    key: u32,
+    /// The selection's value of the node's statistics: the mean reward `q`, or with RAVE
+    /// `(1 − β)·q + β·q̃`; +∞ for a node without statistics (plain UCT: no visit; RAVE: no
+    /// visit and no AMAF count), which the selection takes first.
     value: f32,
-    /// The selection's exploration factor, kept by [`Node::refresh`]: `1 / sqrt(n)`, or with
-    /// RAVE `1 / sqrt(n + 1)`. (A select reads every child of every node on its path, a
-    /// back-up changes a few nodes: the divisions and roots are made once per change.)
+    /// The selection's exploration factor: `1 / sqrt(n)`, or with RAVE `1 / sqrt(n + 1)`.
     explore: f32,
 }
 
-impl<M> Node<M> {
-    fn new(mv: M) -> Node<M> {
-        Node {
-            mv,
-            first: 0,
-            count: 0,
-            expanded: false,
-            visits: 0,
-            reward: 0.0,
-            amaf_visits: 0,
-            amaf_reward: 0.0,
-            value: 0.0,
+impl Head {
+    fn new(key: usize) -> Head {
+        Head {
+            key: key as u32,
+            value: f32::INFINITY,
             explore: 1.0,
         }
     }
+}
 
-    /// Recomputes [`Node::value`] and [`Node::explore`] from the statistics, for RAVE's
-    /// equivalence parameter `k` (0 for plain UCT).
+impl Node {
     #[inline]
-    fn refresh(&mut self, k: f32) {
+    fn expanded(&self) -> bool {
+        self.count > 0
+    }
+
+    /// Recomputes the node's [`Head::value`] and [`Head::explore`] from its statistics, for
+    /// RAVE's equivalence parameter `k` (0 for plain UCT).
+    #[inline]
+    fn refresh(&self, head: &mut Head, k: f32) {
         let (n, na) = (self.visits as f32, self.amaf_visits as f32);
         let q = if self.visits == 0 {
             0.0
@@ -133,11 +152,19 @@ impl<M> Node<M> {
             } else {
                 (k / (3.0 * n + k)).sqrt()
             };
-            self.value = (1.0 - beta) * q + beta * qa;
-            self.explore = 1.0 / (n + 1.0).sqrt();
+            head.value = if self.visits == 0 && self.amaf_visits == 0 {
+                f32::INFINITY
+            } else {
+                (1.0 - beta) * q + beta * qa
+            };
+            head.explore = 1.0 / (n + 1.0).sqrt();
         } else {
-            self.value = q;
-            self.explore = 1.0 / n.sqrt();
+            if self.visits == 0 {
+                *head = Head::new(head.key as usize);
+            } else {
+                head.value = q;
+                head.explore = 1.0 / n.sqrt();
+            }
         }
     }
 }
@@ -165,8 +192,11 @@ impl<M> Node<M> {
 pub struct Mcts<G: Position> {
     config: MctsConfig,
     rng: Rng,
-    nodes: Vec<Node<G::Move>>,
-    spare: Vec<Node<G::Move>>,
+    nodes: Vec<Node>,
+    /// The nodes' heads, `heads[i]` for `nodes[i]`.
+    heads: Vec<Head>,
+    spare: Vec<Node>,
+    spare_heads: Vec<Head>,
     /// The position at `nodes[0]`, for tree reuse.
     root: Option<G>,
     moves: Vec<G::Move>,
@@ -193,7 +223,9 @@ impl<G: Position> Mcts<G> {
             config,
             rng: Rng::new(seed),
             nodes: Vec::new(),
+            heads: Vec::new(),
             spare: Vec::new(),
+            spare_heads: Vec::new(),
             root: None,
             moves: Vec::new(),
             path: Vec::new(),
@@ -211,7 +243,9 @@ impl<G: Position> Mcts<G> {
     /// generators go on where they were.
     pub fn clear(&mut self) {
         self.nodes.clear();
+        self.heads.clear();
         self.spare.clear();
+        self.spare_heads.clear();
         self.root = None;
         for helper in &mut self.helpers {
             helper.clear();
@@ -269,28 +303,28 @@ impl<G: Position> Mcts<G> {
             self.search_parallel(position, threads, limit);
         }
         let root = self.nodes[0];
-        let children = &self.nodes[root.first as usize..(root.first + root.count) as usize];
+        let children = root.first as usize..(root.first + root.count) as usize;
         // Each child's visits and reward, summed over the threads' trees (whose roots have the
         // same children, in other orders).
-        let summed = |child: &Node<G::Move>| {
+        let summed = |i: usize| {
+            let (child, key) = (&self.nodes[i], self.heads[i].key);
             self.helpers
                 .iter()
                 .fold((child.visits, child.reward), |(v, r), h| {
                     let root = h.nodes[0];
-                    let theirs = &h.nodes[root.first as usize..(root.first + root.count) as usize];
-                    match theirs.iter().find(|c| c.mv == child.mv) {
-                        Some(c) => (v + c.visits, r + c.reward),
+                    let theirs = root.first as usize..(root.first + root.count) as usize;
+                    match theirs.clone().find(|&c| h.heads[c].key == key) {
+                        Some(c) => (v + h.nodes[c].visits, r + h.nodes[c].reward),
                         None => (v, r),
                     }
                 })
         };
         let (best, (visits, reward)) = children
-            .iter()
-            .map(|c| (c, summed(c)))
+            .map(|i| (i, summed(i)))
             .max_by(|(_, a), (_, b)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))
             .expect("an undecided position has a move");
         Choice {
-            mv: best.mv,
+            mv: position.index_move(self.heads[best].key as usize),
             value: Some(reward / visits.max(1) as f32),
         }
     }
@@ -365,8 +399,11 @@ impl<G: Position> Mcts<G> {
             Some(at) => self.compact(at),
             None => {
                 self.nodes.clear();
+                self.heads.clear();
                 position.moves(&mut self.moves);
-                self.nodes.push(Node::new(self.moves[0]));
+                self.nodes.push(Node::default());
+                self.heads
+                    .push(Head::new(position.move_index(self.moves[0])));
             }
         }
         self.root = Some(position.clone());
@@ -386,15 +423,16 @@ impl<G: Position> Mcts<G> {
         if !(1..=2).contains(&depth) {
             return None;
         }
-        let children = |n: &Node<G::Move>| n.first..n.first + if n.expanded { n.count } else { 0 };
+        let children = |n: &Node| n.first..n.first + n.count;
+        let mv = |old: &G, i: u32| old.index_move(self.heads[i as usize].key as usize);
         for c in children(&self.nodes[0]) {
-            old.play(self.nodes[c as usize].mv);
+            old.play(mv(&old, c));
             if depth == 1 && same(&old) {
                 return Some(c);
             }
             if depth == 2 {
                 for g in children(&self.nodes[c as usize]) {
-                    old.play(self.nodes[g as usize].mv);
+                    old.play(mv(&old, g));
                     let hit = same(&old);
                     old.undo();
                     if hit {
@@ -411,19 +449,23 @@ impl<G: Position> Mcts<G> {
     /// contiguous) and makes it the tree.
     fn compact(&mut self, at: u32) {
         self.spare.clear();
+        self.spare_heads.clear();
         self.spare.push(self.nodes[at as usize]);
+        self.spare_heads.push(self.heads[at as usize]);
         let mut i = 0;
         while i < self.spare.len() {
             let node = self.spare[i];
-            if node.expanded {
+            if node.expanded() {
                 let first = self.spare.len() as u32;
                 let from = node.first as usize..(node.first + node.count) as usize;
-                self.spare.extend_from_slice(&self.nodes[from]);
+                self.spare.extend_from_slice(&self.nodes[from.clone()]);
+                self.spare_heads.extend_from_slice(&self.heads[from]);
                 self.spare[i].first = first;
             }
             i += 1;
         }
         std::mem::swap(&mut self.nodes, &mut self.spare);
+        std::mem::swap(&mut self.heads, &mut self.spare_heads);
     }
 
     /// One iteration: select down the tree, expand a leaf, roll out, back up the result.
@@ -438,12 +480,13 @@ impl<G: Position> Mcts<G> {
             if let Some(outcome) = work.outcome() {
                 break outcome;
             }
-            if !self.nodes[at].expanded {
-                if !self.expand(at, work) {
+            if !self.nodes[at].expanded() {
+                if (at != 0 && self.nodes[at].visits < self.config.expand) || !self.expand(at, work)
+                {
                     break self.rollout(work);
                 }
                 let child = self.nodes[at].first;
-                work.play(self.nodes[child as usize].mv);
+                work.play(work.index_move(self.heads[child as usize].key as usize));
                 self.path.push(child);
                 break match work.outcome() {
                     Some(outcome) => outcome,
@@ -451,7 +494,7 @@ impl<G: Position> Mcts<G> {
                 };
             }
             at = self.select(at) as usize;
-            work.play(self.nodes[at].mv);
+            work.play(work.index_move(self.heads[at].key as usize));
             self.path.push(at as u32);
         };
         // The move into a node at odd depth was the root player's.
@@ -464,7 +507,7 @@ impl<G: Position> Mcts<G> {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
             node.reward += if depth % 2 == 1 { odd } else { even };
-            node.refresh(k);
+            node.refresh(&mut self.heads[i as usize], k);
         }
         if self.config.rave > 0.0 {
             self.update_amaf(work, root_ply, odd, even);
@@ -487,7 +530,7 @@ impl<G: Position> Mcts<G> {
         let k = self.config.rave;
         for (depth, &i) in self.path.iter().enumerate() {
             let node = self.nodes[i as usize];
-            if !node.expanded {
+            if !node.expanded() {
                 continue;
             }
             // The children's moves are made at depth `depth` by the player to move there,
@@ -495,22 +538,23 @@ impl<G: Position> Mcts<G> {
             let reward = if depth % 2 == 0 { odd } else { even };
             let parity = depth & 1;
             let first = node.first as usize;
-            let children = &mut self.nodes[first..first + node.count as usize];
+            let range = first..first + node.count as usize;
+            let (children, heads) = (&mut self.nodes[range.clone()], &mut self.heads[range]);
             // The children played later are listed first, without a branch per child, then
             // updated.
-            if self.hits.len() < children.len() {
-                self.hits.resize(children.len(), 0);
+            if self.hits.len() < heads.len() {
+                self.hits.resize(heads.len(), 0);
             }
             let mut hits = 0;
-            for (c, child) in children.iter().enumerate() {
+            for (c, head) in heads.iter().enumerate() {
                 self.hits[hits] = c as u32;
-                hits += usize::from(self.last[work.move_index(child.mv)][parity] > depth as u32);
+                hits += usize::from(self.last[head.key as usize][parity] > depth as u32);
             }
             for &c in &self.hits[..hits] {
                 let child = &mut children[c as usize];
                 child.amaf_visits += 1;
                 child.amaf_reward += reward;
-                child.refresh(k);
+                child.refresh(&mut heads[c as usize], k);
             }
         }
         for &mv in &self.played {
@@ -542,61 +586,40 @@ impl<G: Position> Mcts<G> {
         }
         let first = self.nodes.len() as u32;
         // A copy of one new node, then each child's move: the nodes are written in place.
-        self.nodes
-            .resize(first as usize + self.moves.len(), Node::new(self.moves[0]));
-        for (node, &mv) in self.nodes[first as usize..].iter_mut().zip(&self.moves) {
-            node.mv = mv;
+        let end = first as usize + self.moves.len();
+        self.nodes.resize(end, Node::default());
+        self.heads.resize(end, Head::new(0));
+        for (head, &mv) in self.heads[first as usize..].iter_mut().zip(&self.moves) {
+            head.key = work.move_index(mv) as u32;
         }
         let node = &mut self.nodes[at];
         node.first = first;
         node.count = self.moves.len() as u32;
-        node.expanded = true;
         true
     }
 
-    /// The child of node `at` with the highest UCT score (an unvisited child first, in the
-    /// shuffled order of expansion), or with RAVE the highest mixed score.
+    /// The child of node `at` with the highest UCT score, `q + c·sqrt(ln N / n)`, or with RAVE
+    /// `(1 − β)·q + β·q̃ + c·sqrt(ln N / (n + 1))`; a child without statistics (plain UCT: no
+    /// visit; RAVE: no visit and no AMAF count) first, in the shuffled order of expansion.
     fn select(&self, at: usize) -> u32 {
         let node = &self.nodes[at];
         let c = self.config.exploration * (node.visits.max(1) as f32).ln().sqrt();
         let first = node.first as usize;
-        let children = &self.nodes[first..first + node.count as usize];
-        if self.config.rave > 0.0 {
-            return (first + self.select_rave(children, c)) as u32;
-        }
+        let heads = &self.heads[first..first + node.count as usize];
         let mut best = 0;
         let mut best_score = f32::NEG_INFINITY;
-        for (i, child) in children.iter().enumerate() {
-            if child.visits == 0 {
+        for (i, head) in heads.iter().enumerate() {
+            if head.value == f32::INFINITY {
                 return (first + i) as u32;
             }
-            // q + c / sqrt(n), from the node's kept value and factor.
-            let score = child.value + c * child.explore;
+            // From the node's kept value and factor.
+            let score = head.value + c * head.explore;
             if score > best_score {
                 best_score = score;
                 best = i;
             }
         }
         (first + best) as u32
-    }
-
-    /// The index among `children` of the highest `(1 − β)·q + β·q̃ + c / sqrt(n + 1)` (`c`
-    /// holds the parent's `sqrt(ln N)`); a child with no visit and no AMAF statistics first.
-    fn select_rave(&self, children: &[Node<G::Move>], c: f32) -> usize {
-        let mut best = 0;
-        let mut best_score = f32::NEG_INFINITY;
-        for (i, child) in children.iter().enumerate() {
-            if child.visits == 0 && child.amaf_visits == 0 {
-                return i;
-            }
-            // (1 − β)·q + β·q̃ + c / sqrt(n + 1), from the node's kept value and factor.
-            let score = child.value + c * child.explore;
-            if score > best_score {
-                best_score = score;
-                best = i;
-            }
-        }
-        best
     }
 }
 
@@ -653,6 +676,10 @@ mod tests {
 
         fn move_index(&self, mv: u8) -> usize {
             usize::from(mv)
+        }
+
+        fn index_move(&self, index: usize) -> u8 {
+            index as u8
         }
 
         fn move_index_bound(&self) -> usize {
@@ -728,7 +755,7 @@ mod tests {
         let mut stack = vec![(0usize, 0usize)];
         while let Some((at, depth)) = stack.pop() {
             let node = mcts.nodes[at];
-            if !node.expanded {
+            if !node.expanded() {
                 continue;
             }
             let want = if depth % 2 == 0 { 1.0 } else { 0.0 };
@@ -752,26 +779,62 @@ mod tests {
         assert!(checked[0] > 20 && checked[1] > 20, "{checked:?}");
     }
 
+    #[test]
+    fn leaves_are_expanded_after_their_visits() {
+        for expand in [0, 1, 3] {
+            let config = MctsConfig {
+                budget: Budget::Iterations(400),
+                expand,
+                ..MctsConfig::default()
+            };
+            let mut mcts = Mcts::<FirstWins>::new(config, 5);
+            mcts.choose(&FirstWins { taken: Vec::new() });
+            let (mut expanded, mut stack) = (0, vec![(0usize, 0u8)]);
+            while let Some((at, depth)) = stack.pop() {
+                let node = mcts.nodes[at];
+                if node.expanded() {
+                    if at != 0 {
+                        // Expanded by the iteration that found `expand` visits, which then
+                        // counted its own.
+                        assert!(node.visits > expand, "{expand}: {node:?}");
+                        expanded += 1;
+                    }
+                    for i in node.first..node.first + node.count {
+                        stack.push((i as usize, depth + 1));
+                    }
+                } else if depth < TOKENS {
+                    // A leaf of an undecided position is expanded by its next visit (the first
+                    // child of an expansion is visited once, by that iteration).
+                    assert!(node.visits <= expand.max(1), "{expand}: {node:?}");
+                }
+            }
+            assert!(expanded > 10, "{expand}: {expanded}");
+        }
+    }
+
     /// A search over a root whose children have these (visits, reward, AMAF visits, AMAF
     /// reward), the root visited `visits` times.
     fn tree(config: MctsConfig, visits: u32, children: &[(u32, f32, u32, f32)]) -> Mcts<FirstWins> {
         let mut mcts = Mcts::<FirstWins>::new(config, 1);
-        let mut root = Node::new(0);
-        root.expanded = true;
-        root.first = 1;
-        root.count = children.len() as u32;
-        root.visits = visits;
-        mcts.nodes.push(root);
+        mcts.nodes.push(Node {
+            first: 1,
+            count: children.len() as u32,
+            visits,
+            ..Node::default()
+        });
+        mcts.heads.push(Head::new(0));
         for (k, &(v, r, av, ar)) in children.iter().enumerate() {
-            let mut child = Node::new(k as u8 + 1);
-            (
-                child.visits,
-                child.reward,
-                child.amaf_visits,
-                child.amaf_reward,
-            ) = (v, r, av, ar);
-            child.refresh(mcts.config.rave);
+            let child = Node {
+                visits: v,
+                reward: r,
+                amaf_visits: av,
+                amaf_reward: ar,
+                ..Node::default()
+            };
+            let mut head = Head::new(k + 1);
+            child.refresh(&mut head, mcts.config.rave);
             mcts.nodes.push(child);
+            mcts.heads.push(head);
         }
         mcts
     }

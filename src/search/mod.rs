@@ -124,6 +124,11 @@ pub trait Position: Clone + Send {
     /// moves: the key of the search's per-move statistics (RAVE's all-moves-as-first counts).
     fn move_index(&self, mv: Self::Move) -> usize;
 
+    /// The move whose [`Position::move_index`] is `index` (the search keeps its tree's moves
+    /// as these numbers). Any index below [`Position::move_index_bound`] that some move of the
+    /// game has.
+    fn index_move(&self, index: usize) -> Self::Move;
+
     /// A bound on [`Position::move_index`] for every move of this game (fixed by the board's
     /// size).
     fn move_index_bound(&self) -> usize;

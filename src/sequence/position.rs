@@ -81,6 +81,15 @@ macro_rules! same_position_methods {
             ((mv.x - 1) + self.n() * (mv.y - 1)) as usize
         }
 
+        #[inline]
+        fn index_move(&self, index: usize) -> Peg {
+            let (n, i) = (self.n() as usize, index);
+            Peg {
+                x: (i % n) as u32 + 1,
+                y: (i / n) as u32 + 1,
+            }
+        }
+
         fn move_index_bound(&self) -> usize {
             (self.n() * self.n()) as usize
         }
@@ -122,5 +131,33 @@ impl search::Position for SmallGame {
 
     fn rewind(&mut self, earlier: &SmallGame) {
         self.rewind_to(earlier);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Position;
+
+    #[test]
+    fn move_indices_are_distinct_bounded_and_give_the_move_back() {
+        for n in 1..=7 {
+            let (game, small) = (Game::new(n, n.min(3)).unwrap(), SmallGame::new(n, n.min(3)));
+            let mut seen = vec![false; Position::move_index_bound(&game)];
+            for y in 1..=n {
+                for x in 1..=n {
+                    let peg = Peg { x, y };
+                    let i = Position::move_index(&game, peg);
+                    assert!(!seen[i], "{peg:?} shares index {i}");
+                    seen[i] = true;
+                    assert_eq!(Position::index_move(&game, i), peg);
+                    if let Ok(small) = &small {
+                        assert_eq!(Position::move_index(small, peg), i);
+                        assert_eq!(Position::index_move(small, i), peg);
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
+        }
     }
 }
