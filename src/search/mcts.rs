@@ -79,7 +79,7 @@ impl Default for MctsConfig {
 /// A node of the tree: its children (contiguous in the arena) and the statistics of the move
 /// that leads to it, from the point of view of the player who made it. The move itself, and
 /// what the selection and the RAVE pass read of every child, are in the node's [`Head`].
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 struct Node {
     /// Index of the first child in the arena.
     first: u32,
@@ -92,8 +92,12 @@ struct Node {
     /// RAVE: iterations through the parent in which the move was played later by the same
     /// player.
     amaf_visits: u32,
-    /// RAVE: the sum of their rewards, for the player who made `mv`.
+    /// RAVE: the sum of their rewards, for the player who made the move.
     amaf_reward: f32,
+    /// RAVE: β and `(1 − β)·q` as of the last visit, for [`Node::refresh_amaf`] (an AMAF
+    /// update changes only `q̃`).
+    beta: f32,
+    base: f32,
 }
 
 /// What a scan of a node's children reads of each, kept in an arena of its own beside the
@@ -123,6 +127,22 @@ impl Head {
     }
 }
 
+impl Default for Node {
+    /// A node without children or statistics (β = 1, as without visits).
+    fn default() -> Node {
+        Node {
+            first: 0,
+            count: 0,
+            visits: 0,
+            reward: 0.0,
+            amaf_visits: 0,
+            amaf_reward: 0.0,
+            beta: 1.0,
+            base: 0.0,
+        }
+    }
+}
+
 impl Node {
     #[inline]
     fn expanded(&self) -> bool {
@@ -132,7 +152,7 @@ impl Node {
     /// Recomputes the node's [`Head::value`] and [`Head::explore`] from its statistics, for
     /// RAVE's equivalence parameter `k` (0 for plain UCT).
     #[inline]
-    fn refresh(&self, head: &mut Head, k: f32) {
+    fn refresh(&mut self, head: &mut Head, k: f32) {
         let (n, na) = (self.visits as f32, self.amaf_visits as f32);
         let q = if self.visits == 0 {
             0.0
@@ -145,27 +165,35 @@ impl Node {
             } else {
                 self.amaf_reward / na
             };
-            let beta = if self.visits == 0 {
+            // β once the node has AMAF statistics.
+            self.beta = if self.visits == 0 {
                 1.0
-            } else if self.amaf_visits == 0 {
-                0.0
             } else {
                 (k / (3.0 * n + k)).sqrt()
             };
-            head.value = if self.visits == 0 && self.amaf_visits == 0 {
-                f32::INFINITY
+            self.base = (1.0 - self.beta) * q;
+            head.value = if self.amaf_visits > 0 {
+                self.base + self.beta * qa
+            } else if self.visits > 0 {
+                // β = 0 without AMAF statistics.
+                q
             } else {
-                (1.0 - beta) * q + beta * qa
+                f32::INFINITY
             };
             head.explore = 1.0 / (n + 1.0).sqrt();
+        } else if self.visits == 0 {
+            *head = Head::new(head.key as usize);
         } else {
-            if self.visits == 0 {
-                *head = Head::new(head.key as usize);
-            } else {
-                head.value = q;
-                head.explore = 1.0 / n.sqrt();
-            }
+            head.value = q;
+            head.explore = 1.0 / n.sqrt();
         }
+    }
+
+    /// [`Node::refresh`] after an AMAF update (RAVE), which changes only `q̃`: the same value
+    /// from the β and `(1 − β)·q` the last visit left, with one division.
+    #[inline]
+    fn refresh_amaf(&self, head: &mut Head) {
+        head.value = self.base + self.beta * (self.amaf_reward / self.amaf_visits as f32);
     }
 }
 
@@ -527,7 +555,6 @@ impl<G: Position> Mcts<G> {
         for (j, &mv) in self.played.iter().enumerate() {
             self.last[work.move_index(mv)][j & 1] = j as u32 + 1;
         }
-        let k = self.config.rave;
         for (depth, &i) in self.path.iter().enumerate() {
             let node = self.nodes[i as usize];
             if !node.expanded() {
@@ -554,7 +581,7 @@ impl<G: Position> Mcts<G> {
                 let child = &mut children[c as usize];
                 child.amaf_visits += 1;
                 child.amaf_reward += reward;
-                child.refresh(&mut heads[c as usize], k);
+                child.refresh_amaf(&mut heads[c as usize]);
             }
         }
         for &mv in &self.played {
@@ -812,6 +839,34 @@ mod tests {
         }
     }
 
+    #[test]
+    fn an_amaf_refresh_gives_the_value_of_a_full_refresh() {
+        // Visits and AMAF updates in a seeded random order, from a new node: after each AMAF
+        // update the short refresh equals the full one, bit for bit (a node with AMAF counts
+        // and no visit included).
+        let mut rng = Rng::new(3);
+        for k in [1.0, 200.0, 1000.0] {
+            for _ in 0..50 {
+                let (mut node, mut head) = (Node::default(), Head::new(0));
+                for _ in 0..40 {
+                    let reward = [0.0, 0.5, 1.0][rng.below(3) as usize];
+                    if rng.below(4) == 0 {
+                        node.visits += 1;
+                        node.reward += reward;
+                        node.refresh(&mut head, k);
+                    } else {
+                        node.amaf_visits += 1;
+                        node.amaf_reward += reward;
+                        node.refresh_amaf(&mut head);
+                        let (mut full, mut copy) = (head, node);
+                        copy.refresh(&mut full, k);
+                        assert_eq!(head.value.to_bits(), full.value.to_bits(), "{node:?}");
+                    }
+                }
+            }
+        }
+    }
+
     /// A search over a root whose children have these (visits, reward, AMAF visits, AMAF
     /// reward), the root visited `visits` times.
     fn tree(config: MctsConfig, visits: u32, children: &[(u32, f32, u32, f32)]) -> Mcts<FirstWins> {
@@ -824,7 +879,7 @@ mod tests {
         });
         mcts.heads.push(Head::new(0));
         for (k, &(v, r, av, ar)) in children.iter().enumerate() {
-            let child = Node {
+            let mut child = Node {
                 visits: v,
                 reward: r,
                 amaf_visits: av,
