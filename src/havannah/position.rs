@@ -125,7 +125,7 @@ impl search::Position for Game {
         &mut self,
         policy: Rollout,
         rng: &mut Rng,
-        moves: Option<&mut Vec<Move>>,
+        moves: Option<&mut Vec<u32>>,
     ) -> search::Outcome {
         if self.board().side() > DENSE_MAX_SIDE {
             if let Some(moves) = moves {
@@ -144,7 +144,7 @@ impl search::Position for Game {
         };
         if let Some(moves) = moves {
             moves.clear();
-            moves.extend(playouts.moves());
+            moves.extend(playouts.move_indices());
         }
         self.scratch.0 = Some(playouts);
         outcome.into()

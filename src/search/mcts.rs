@@ -230,11 +230,13 @@ pub struct Mcts<G: Position> {
     moves: Vec<G::Move>,
     path: Vec<u32>,
     iterations: u64,
-    /// RAVE: the moves of one iteration, tree and rollout.
-    played: Vec<G::Move>,
+    /// RAVE: the moves of one iteration, tree and rollout, as move indices.
+    played: Vec<u32>,
+    /// RAVE: the tree's moves of one iteration.
+    tree_moves: Vec<G::Move>,
     /// RAVE: the moves of a rollout played on a copy of the position
-    /// ([`Position::rollout`]).
-    rollout_moves: Vec<G::Move>,
+    /// ([`Position::rollout`]), as move indices.
+    rollout_moves: Vec<u32>,
     /// RAVE: per move index and parity of the ply, 1 + the last ply (from the root) at which
     /// the move was played in this iteration, 0 for none.
     last: Vec<[u32; 2]>,
@@ -259,6 +261,7 @@ impl<G: Position> Mcts<G> {
             path: Vec::new(),
             iterations: 0,
             played: Vec::new(),
+            tree_moves: Vec::new(),
             rollout_moves: Vec::new(),
             last: Vec::new(),
             hits: Vec::new(),
@@ -546,14 +549,17 @@ impl<G: Position> Mcts<G> {
     /// then or later in this iteration (tree or rollout) counts the iteration as its own.
     /// `odd` and `even` are the rewards of the players who move at even and odd depths.
     fn update_amaf(&mut self, work: &G, root_ply: u32, odd: f32, even: f32) {
-        work.moves_since(root_ply, &mut self.played);
+        work.moves_since(root_ply, &mut self.tree_moves);
+        self.played.clear();
+        let tree = self.tree_moves.iter().map(|&mv| work.move_index(mv) as u32);
+        self.played.extend(tree);
         self.played.extend_from_slice(&self.rollout_moves);
         let bound = work.move_index_bound();
         if self.last.len() < bound {
             self.last.resize(bound, [0, 0]);
         }
-        for (j, &mv) in self.played.iter().enumerate() {
-            self.last[work.move_index(mv)][j & 1] = j as u32 + 1;
+        for (j, &index) in self.played.iter().enumerate() {
+            self.last[index as usize][j & 1] = j as u32 + 1;
         }
         for (depth, &i) in self.path.iter().enumerate() {
             let node = self.nodes[i as usize];
@@ -584,8 +590,8 @@ impl<G: Position> Mcts<G> {
                 child.refresh_amaf(&mut heads[c as usize]);
             }
         }
-        for &mv in &self.played {
-            self.last[work.move_index(mv)] = [0, 0];
+        for &index in &self.played {
+            self.last[index as usize] = [0, 0];
         }
     }
 

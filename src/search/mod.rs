@@ -187,15 +187,10 @@ pub trait Position: Clone + Send {
     /// the rollout ended and `moves` (when given) is emptied, the rollout's moves being in the
     /// position's history (the default), or, for a game that plays its rollouts on a copy,
     /// the position is left as it was and the rollout's moves are written to `moves` (when
-    /// given). Either way [`Position::moves_since`] the ply before the call, followed by
-    /// `moves`, lists the rollout's moves, and [`Position::rewind`] to a position before the
-    /// call goes back to it.
-    fn rollout(
-        &mut self,
-        policy: Rollout,
-        rng: &mut Rng,
-        moves: Option<&mut Vec<Self::Move>>,
-    ) -> Outcome {
+    /// given) as their [`Position::move_index`] numbers. Either way [`Position::moves_since`]
+    /// the ply before the call, followed by the moves of `moves`, lists the rollout's moves,
+    /// and [`Position::rewind`] to a position before the call goes back to it.
+    fn rollout(&mut self, policy: Rollout, rng: &mut Rng, moves: Option<&mut Vec<u32>>) -> Outcome {
         if let Some(moves) = moves {
             moves.clear();
         }

@@ -79,6 +79,9 @@ pub struct Playouts {
     cells: Vec<u16>,
     /// For every cell number of the board, its place in `cells`.
     rank: Vec<u16>,
+    /// For every cell number of the board, its move's index (`search::Position::move_index`:
+    /// `(x − 1)·n + y − 1`).
+    move_index: Vec<u32>,
     /// A set of places in `cells`, 64 a word: the stones of the position being loaded.
     taken: Vec<u64>,
     /// The empty board's colours and links (its `width²` cells).
@@ -267,6 +270,26 @@ impl Playouts {
             .chain(copied.iter().map(|r| r.played))
     }
 
+    /// The moves of the last playout as [`crate::search::Position::move_index`] numbers, as
+    /// [`Playouts::moves`] lists them.
+    pub(crate) fn move_indices(&self) -> impl Iterator<Item = u32> + '_ {
+        let dense = match &self.dense {
+            Some(dense) if !self.on_copy => &dense.0.empty[..self.played],
+            _ => &[][..],
+        };
+        let (n, copied) = match self.copy.as_deref() {
+            Some(g) if self.on_copy => (g.board.n(), &g.history[self.copy_from as usize..]),
+            _ => (0, &[][..]),
+        };
+        dense
+            .iter()
+            .map(|&i| self.move_index[usize::from(i)])
+            .chain(copied.iter().map(move |r| match r.played {
+                Move::Place(c) => (c.x - 1) * n + c.y - 1,
+                Move::Swap => n * n,
+            }))
+    }
+
     fn run(&mut self, game: &Game, rng: &mut Rng, decisive: bool) -> Outcome {
         self.played = 0;
         self.on_copy = false;
@@ -348,6 +371,14 @@ impl Playouts {
         let width = board.n() as usize + 2;
         self.board = Some(board);
         self.width = width;
+        let n = board.n() as usize;
+        self.move_index.clear();
+        self.move_index.resize(width * width, 0);
+        for x in 1..=n {
+            for y in 1..=n {
+                self.move_index[x * width + y] = ((x - 1) * n + y - 1) as u32;
+            }
+        }
         for (d, (dx, dy)) in NEIGHBOURS.into_iter().enumerate() {
             self.offsets[d] = (dx as isize * width as isize + dy as isize) as u16;
         }
@@ -1042,6 +1073,31 @@ mod tests {
                 clone.random(&game, &mut Rng::new(seed)),
                 copy_random(&game, seed)
             );
+        }
+    }
+
+    /// The playout's moves as the search's move indices, on the dense arrays (several sides
+    /// on one engine) and on a copy of a board too large for them.
+    #[test]
+    fn move_indices_are_the_moves_indices() {
+        use crate::search::Position;
+        let mut playouts = Playouts::new();
+        for side in [2, 5, 3, 8, DENSE_MAX_SIDE + 1] {
+            let mut game = Game::new(side).unwrap();
+            game.play(side, side).unwrap();
+            for seed in 0..3 {
+                if seed == 1 {
+                    playouts.decisive(&game, &mut Rng::new(seed));
+                } else {
+                    playouts.random(&game, &mut Rng::new(seed));
+                }
+                let want: Vec<u32> = playouts
+                    .moves()
+                    .map(|mv| game.move_index(mv) as u32)
+                    .collect();
+                assert!(!want.is_empty());
+                assert_eq!(playouts.move_indices().collect::<Vec<_>>(), want, "{side}");
+            }
         }
     }
 
