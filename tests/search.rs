@@ -63,12 +63,13 @@ fn specs_parse_print_and_refuse_with_a_reason() {
         ("mcts:1s,threads=2,rave=1000", "mcts:1s,rave=1000,threads=2"),
         ("mcts:10,rave=0,threads=1", "mcts:10"),
         (
-            "mcts:1s,nodes=16M,expand=1,rave=200",
-            "mcts:1s,rave=200,expand=1,nodes=16M",
+            "mcts:1s,nodes=32M,expand=1,rave=200",
+            "mcts:1s,rave=200,expand=1,nodes=32M",
         ),
         ("mcts:10,nodes=3k", "mcts:10,nodes=3k"),
         ("mcts:10,nodes=1000", "mcts:10,nodes=1000"),
-        ("mcts:10,nodes=4096k,expand=0", "mcts:10"),
+        ("mcts:10,nodes=16384k,expand=0", "mcts:10"),
+        ("mcts:10,nodes=4M", "mcts:10,nodes=4M"),
         ("mcts:10,nodes=2048M", "mcts:10,nodes=2048M"),
     ] {
         let spec: AgentSpec = text.parse().unwrap();

@@ -20,7 +20,7 @@ pub const MAX_THREADS: u32 = 256;
 ///   optionally followed by `,c=C` (the UCT exploration constant, default 0.7),
 ///   `,rollout=decisive|random` (default decisive), `,rave=K` (RAVE's equivalence parameter,
 ///   default 0: no RAVE), `,expand=E` (the visits a leaf has before it is expanded, default
-///   0), `,nodes=N` (the most nodes a tree holds, `4M` = 4·2²⁰, default 4M) and
+///   0), `,nodes=N` (the most nodes a tree holds, `4M` = 4·2²⁰, default 16M) and
 ///   `,threads=T` (root-parallel trees, default 1); see [`MctsConfig`].
 ///
 /// ```

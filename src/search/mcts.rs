@@ -39,8 +39,9 @@ pub struct MctsConfig {
     /// The rollout policy.
     pub rollout: Rollout,
     /// The most nodes the tree holds (each thread's tree); once full, leaves are no longer
-    /// expanded. A node takes 36 bytes (and as much again, briefly, while a reused subtree
-    /// is copied).
+    /// expanded. A node takes 44 bytes (and as much again, briefly, while a reused subtree
+    /// is copied): the default, 2²⁴, is up to 704 MiB a tree. A tree grows by about a node
+    /// per legal move for each expansion.
     pub max_nodes: u32,
     /// The visits a leaf has had before an iteration that reaches it expands it (makes its
     /// children); until then the iteration rolls out from the leaf. 0 expands a leaf the
@@ -61,14 +62,14 @@ pub struct MctsConfig {
 }
 
 impl Default for MctsConfig {
-    /// 1000 iterations, c = 0.7, decisive rollouts, up to 2²² nodes, leaves expanded the first
+    /// 1000 iterations, c = 0.7, decisive rollouts, up to 2²⁴ nodes, leaves expanded the first
     /// time they are reached, no RAVE, one thread.
     fn default() -> MctsConfig {
         MctsConfig {
             budget: Budget::Iterations(1000),
             exploration: 0.7,
             rollout: Rollout::Decisive,
-            max_nodes: 1 << 22,
+            max_nodes: 1 << 24,
             expand: 0,
             rave: 0.0,
             threads: 1,
@@ -843,6 +844,12 @@ mod tests {
             }
             assert!(expanded > 10, "{expand}: {expanded}");
         }
+    }
+
+    #[test]
+    fn a_node_takes_the_bytes_the_docs_say() {
+        // `MctsConfig::max_nodes` gives the memory a tree may take from this.
+        assert_eq!(size_of::<Node>() + size_of::<Head>(), 44);
     }
 
     #[test]
