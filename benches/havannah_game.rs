@@ -1,15 +1,17 @@
 //! Throughput of the two-player Havannah engine: random playouts to the end with win
 //! detection on side 8 (playouts/s and moves/s; listing the empty cells and drawing the moves
 //! included), decisive playouts, play + undo pairs in a mid-game position, and MCTS
-//! iterations per second on sides 4, 6, 8 and 10 (the sides of morat's published figures).
+//! iterations per second on sides 4, 6, 8 and 10 (the sides of morat's published figures),
+//! the GTP engine's default search among them.
 //!
 //! `cargo bench --bench havannah_game`
 
 use std::hint::black_box;
 
+use bitgames::havannah::gtp::DEFAULT_AGENT;
 use bitgames::havannah::{Game, Outcome, Playouts, RingRule, Rules};
 use bitgames::rng::Rng;
-use bitgames::search::{Budget, Mcts, MctsConfig, Rollout};
+use bitgames::search::{AgentSpec, Budget, Mcts, MctsConfig, Rollout};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Playouts per batch.
@@ -131,27 +133,44 @@ fn play_undo(c: &mut Criterion) {
 }
 
 /// One search of 5 000 iterations from the empty board (a new tree each time), on one
-/// thread: iterations (simulations) per second, by side, rollout policy and RAVE. Cold: a
-/// new search each time (its arena's memory is new); warm (`_warm`): one search whose tree
-/// is cleared before each search.
+/// thread: iterations (simulations) per second, by side, rollout policy and RAVE (k = 1000,
+/// leaves expanded the first time they are reached, or on their second visit for
+/// `_expand1`), and the search `bitgames gtp havannah`
+/// plays by default (`gtp_default`: [`DEFAULT_AGENT`] with this budget). Cold: a new search
+/// each time (its arena's memory is new); warm (`_warm`): one search whose tree is cleared
+/// before each search.
 fn mcts_iterations(c: &mut Criterion) {
     const ITERATIONS: u32 = 5_000;
     let mut group = c.benchmark_group("havannah_mcts");
     group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
     group.sample_size(10);
+    let AgentSpec::Mcts(default) = DEFAULT_AGENT.parse().unwrap() else {
+        unreachable!("the GTP default is a search")
+    };
     for side in [4u32, 6, 8, 10] {
         for (rollout, rave, name) in [
             (Rollout::Random, 0.0, "random"),
             (Rollout::Random, 1000.0, "random_rave"),
             (Rollout::Decisive, 0.0, "decisive"),
             (Rollout::Decisive, 1000.0, "decisive_rave"),
+            (Rollout::Random, 1000.0, "random_rave_expand1"),
+            (default.rollout, default.rave, "gtp_default"),
         ] {
             let game = Game::new(side).unwrap();
-            let config = MctsConfig {
-                budget: Budget::Iterations(ITERATIONS),
-                rollout,
-                rave,
-                ..MctsConfig::default()
+            let config = if name == "gtp_default" {
+                MctsConfig {
+                    budget: Budget::Iterations(ITERATIONS),
+                    ..default.clone()
+                }
+            } else {
+                MctsConfig {
+                    budget: Budget::Iterations(ITERATIONS),
+                    rollout,
+                    rave,
+                    // Leaves expanded on their second visit, as morat does by default.
+                    expand: u32::from(name.ends_with("expand1")),
+                    ..MctsConfig::default()
+                }
             };
             group.bench_function(format!("s{side}_{name}"), |b| {
                 b.iter(|| {

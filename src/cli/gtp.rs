@@ -3,7 +3,7 @@
 use std::io::{self, BufRead, Read, Write};
 
 use bitgames::havannah::agent;
-use bitgames::havannah::gtp::Engine;
+use bitgames::havannah::gtp::{DEFAULT_AGENT, Engine};
 use bitgames::havannah::{RingRule, Rules};
 use bitgames::search::AgentSpec;
 use clap::{Args, ValueEnum};
@@ -42,7 +42,7 @@ pub struct GtpArgs {
     game: GtpGame,
     /// The agent that chooses the engine's moves: `random`, `greedy` (win at once, else block,
     /// else random) or `mcts:<iterations>` / `mcts:<seconds>s` with options `,c=`, `,rave=`,
-    /// `,threads=`, `,rollout=` (see `bitgames simulate --help`).
+    /// `,rollout=decisive|random`, `,expand=`, `,nodes=`, `,threads=`.
     #[arg(long, default_value = DEFAULT_AGENT, value_parser = super::simulate::parse_agent)]
     agent: AgentSpec,
     /// The seed of the agent's random choices.
@@ -55,9 +55,6 @@ pub struct GtpArgs {
     #[arg(long)]
     swap: bool,
 }
-
-/// The agent `genmove` asks unless `--agent` says otherwise.
-pub const DEFAULT_AGENT: &str = "mcts:1s,rave=200,c=0.2";
 
 /// The longest command line read (bytes, line feed included); a longer line gets an error reply.
 const MAX_LINE: usize = 1 << 20;
