@@ -134,7 +134,7 @@ impl FromStr for AgentSpec {
     }
 }
 
-/// The most nodes an `mcts` spec's tree may hold (`nodes=`): 2³¹ (72 GiB of nodes).
+/// The most nodes an `mcts` spec's tree may hold (`nodes=`): 2³¹ (88 GiB at 44 bytes a node).
 pub const MAX_NODES: u32 = 1 << 31;
 
 /// `1000`, `64k` (2¹⁶) or `4M` (2²²): a node count from 1 to [`MAX_NODES`].
