@@ -36,6 +36,16 @@ impl From<Outcome> for search::Outcome {
     }
 }
 
+/// [`search::Position::move_index`] of `mv` on a board of n × n cells (n = 2S − 1): cells by x
+/// then y, then the swap.
+#[inline]
+pub(super) fn move_index(n: u32, mv: Move) -> u32 {
+    match mv {
+        Move::Place(c) => (c.x - 1) * n + (c.y - 1),
+        Move::Swap => n * n,
+    }
+}
+
 impl search::Position for Game {
     type Move = Move;
 
@@ -80,11 +90,7 @@ impl search::Position for Game {
     /// Cells of the (2S − 1)² array by x then y, then the swap.
     #[inline]
     fn move_index(&self, mv: Move) -> usize {
-        let n = self.board().n() as usize;
-        match mv {
-            Move::Place(c) => (c.x as usize - 1) * n + (c.y as usize - 1),
-            Move::Swap => n * n,
-        }
+        move_index(self.board().n(), mv) as usize
     }
 
     #[inline]

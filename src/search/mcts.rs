@@ -103,9 +103,9 @@ struct Node {
 
 /// What a scan of a node's children reads of each, kept in an arena of its own beside the
 /// nodes (same index): the selection reads `value` and `explore`, the RAVE pass `key`, which
-/// is also the node's move. (A
-/// select reads every child of every node on its path, a back-up changes a few nodes: the
-/// divisions and roots are made once per change, by [`Node::refresh`].)
+/// is also the node's move. (A select reads every child of every node on its path, a back-up
+/// changes a few nodes: the divisions and roots are made once per change, by
+/// [`Node::refresh`].)
 #[derive(Debug, Clone, Copy)]
 struct Head {
     /// The move's [`Position::move_index`] ([`Position::index_move`] gives it back).
@@ -344,8 +344,8 @@ impl<G: Position> Mcts<G> {
                 .iter()
                 .fold((child.visits, child.reward), |(v, r), h| {
                     let root = h.nodes[0];
-                    let theirs = root.first as usize..(root.first + root.count) as usize;
-                    match theirs.clone().find(|&c| h.heads[c].key == key) {
+                    let mut theirs = root.first as usize..(root.first + root.count) as usize;
+                    match theirs.find(|&c| h.heads[c].key == key) {
                         Some(c) => (v + h.nodes[c].visits, r + h.nodes[c].reward),
                         None => (v, r),
                     }

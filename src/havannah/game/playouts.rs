@@ -11,8 +11,9 @@
 //! position and generator both give the same moves and the same outcome (tested).
 
 use super::enclosure::{Enclosure, Kind};
-use super::{ARC_STARTS, Game, OFF_BOARD, triples};
+use super::{ARC_STARTS, Game, OFF_BOARD, Record, triples};
 use crate::havannah::geometry::{Board, Border, Cell, NEIGHBOURS};
+use crate::havannah::position::move_index;
 use crate::havannah::{Color, Move, Outcome, RingRule, Wins};
 use crate::rng::Rng;
 
@@ -250,16 +251,7 @@ impl Playouts {
 
     /// The moves of the last playout, first to last (stones only: a playout never swaps).
     pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
-        let dense = match &self.dense {
-            Some(dense) if !self.on_copy => &dense.0.empty[..self.played],
-            _ => &[][..],
-        };
-        let copied = self
-            .copy
-            .as_deref()
-            .filter(|_| self.on_copy)
-            .map(|g| &g.history[self.copy_from as usize..])
-            .unwrap_or(&[]);
+        let (dense, copied) = self.last_moves();
         let width = self.width;
         dense
             .iter()
@@ -273,21 +265,22 @@ impl Playouts {
     /// The moves of the last playout as [`crate::search::Position::move_index`] numbers, as
     /// [`Playouts::moves`] lists them.
     pub(crate) fn move_indices(&self) -> impl Iterator<Item = u32> + '_ {
-        let dense = match &self.dense {
-            Some(dense) if !self.on_copy => &dense.0.empty[..self.played],
-            _ => &[][..],
-        };
-        let (n, copied) = match self.copy.as_deref() {
-            Some(g) if self.on_copy => (g.board.n(), &g.history[self.copy_from as usize..]),
-            _ => (0, &[][..]),
-        };
+        let (dense, copied) = self.last_moves();
+        let n = self.copy.as_deref().map_or(0, |g| g.board.n());
         dense
             .iter()
             .map(|&i| self.move_index[usize::from(i)])
-            .chain(copied.iter().map(move |r| match r.played {
-                Move::Place(c) => (c.x - 1) * n + c.y - 1,
-                Move::Swap => n * n,
-            }))
+            .chain(copied.iter().map(move |r| move_index(n, r.played)))
+    }
+
+    /// The last playout's moves: its cells on the dense arrays, or its records in the copy's
+    /// history (one of the two is empty).
+    fn last_moves(&self) -> (&[u16], &[Record]) {
+        match (&self.dense, self.copy.as_deref()) {
+            (_, Some(g)) if self.on_copy => (&[], &g.history[self.copy_from as usize..]),
+            (Some(dense), _) if !self.on_copy => (&dense.0.empty[..self.played], &[]),
+            _ => (&[], &[]),
+        }
     }
 
     fn run(&mut self, game: &Game, rng: &mut Rng, decisive: bool) -> Outcome {
@@ -371,12 +364,12 @@ impl Playouts {
         let width = board.n() as usize + 2;
         self.board = Some(board);
         self.width = width;
-        let n = board.n() as usize;
         self.move_index.clear();
         self.move_index.resize(width * width, 0);
-        for x in 1..=n {
-            for y in 1..=n {
-                self.move_index[x * width + y] = ((x - 1) * n + y - 1) as u32;
+        for x in 1..=board.n() {
+            for y in 1..=board.n() {
+                let mv = Move::Place(Cell::new(x, y));
+                self.move_index[x as usize * width + y as usize] = move_index(board.n(), mv);
             }
         }
         for (d, (dx, dy)) in NEIGHBOURS.into_iter().enumerate() {
@@ -657,8 +650,9 @@ impl Work<'_> {
     }
 
     /// Puts a stone of colour byte `c` on the empty cell `i` (neighbourhood entry `arcs`),
-    /// joins its groups and returns what it completes. A stone with one arc or none (most stones) joins one group, if any, and
-    /// cannot close a chain: it takes one root's search and no test of a closed chain.
+    /// joins its groups and returns what it completes. A stone with one arc or none (most
+    /// stones) joins one group, if any, and cannot close a chain: it takes one root's search
+    /// and no test of a closed chain.
     #[inline(always)]
     fn place_with<const OFFICIAL: bool>(&mut self, i: u16, c: u8, arcs: u64) -> Wins {
         if arcs >> 48 & 1 != 0 {
