@@ -249,3 +249,107 @@ fn rollouts_on_a_copy_search_exactly_as_rollouts_on_the_game() {
         }
     }
 }
+
+/// The exact value of `game` for the player to move, by negamax over every move (`memo` by
+/// hash): 1 a win, 0 a draw, −1 a loss.
+fn exact(game: &mut Game, memo: &mut std::collections::HashMap<u64, i8>) -> i8 {
+    if let Some(&v) = memo.get(&game.hash()) {
+        return v;
+    }
+    let mut moves = Vec::new();
+    Position::moves(game, &mut moves);
+    let mut best = -1;
+    for mv in moves {
+        Position::play(game, mv);
+        let v = match Position::outcome(game) {
+            Some(bitgames::search::Outcome::Draw) => 0,
+            Some(bitgames::search::Outcome::Win(_)) => 1,
+            None => -exact(game, memo),
+        };
+        Position::undo(game);
+        best = best.max(v);
+        if best == 1 {
+            break;
+        }
+    }
+    memo.insert(game.hash(), best);
+    best
+}
+
+/// Every win or loss the solver proves is the exact value (negamax over every move), and a
+/// move it proves to win wins: random undecided positions of side 3 with 10 to 13 empty
+/// cells and of side 4 with 12 to 15, one and two threads.
+#[test]
+fn the_solver_proves_only_exact_values() {
+    use bitgames::rng::Rng;
+    let mut rng = Rng::new(11);
+    let (mut proven, mut searched) = ([0; 2], 0);
+    for k in 0u32..200 {
+        if searched == 40 {
+            break;
+        }
+        let side = 3 + k % 2;
+        let mut game = Game::new(side).unwrap();
+        let cells = game.board().cells() as u32;
+        let empty = 10 + 2 * (side - 3) + rng.below(4);
+        // Random moves that do not win at once (the positions stay undecided).
+        let mut moves = Vec::new();
+        while game.moves_played() + empty < cells {
+            Position::moves(&game, &mut moves);
+            let me = Position::to_move(&game);
+            let quiet: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    let mut after = game.clone();
+                    Position::play(&mut after, mv);
+                    Position::outcome(&after).is_none()
+                })
+                .collect();
+            if quiet.is_empty() || game.winning_move(me).is_some() && rng.below(2) == 0 {
+                break;
+            }
+            Position::play(&mut game, quiet[rng.below(quiet.len() as u32) as usize]);
+        }
+        let me = Position::to_move(&game);
+        if Position::outcome(&game).is_some() || game.winning_move(me).is_some() {
+            continue;
+        }
+        let config = MctsConfig {
+            budget: Budget::Iterations(20_000),
+            solver: true,
+            rave: if k % 3 == 0 { 0.0 } else { 200.0 },
+            expand: k % 2,
+            threads: 1 + (k / 2) % 2,
+            ..MctsConfig::default()
+        };
+        let mut mcts = Mcts::new(config, k.into());
+        let choice = mcts.choose(&game);
+        searched += 1;
+        let mut memo = std::collections::HashMap::new();
+        let value = exact(&mut game.clone(), &mut memo);
+        match mcts.proven_winner() {
+            Some(w) if w == me => {
+                assert_eq!(value, 1, "{k}: proven a win");
+                assert_eq!(choice.value, Some(1.0));
+                let mut after = game.clone();
+                Position::play(&mut after, choice.mv);
+                let won = Position::outcome(&after).is_some() || exact(&mut after, &mut memo) == -1;
+                assert!(won, "{k}: the proven move {:?} wins", choice.mv);
+                proven[0] += 1;
+            }
+            Some(_) => {
+                assert_eq!(value, -1, "{k}: proven a loss");
+                assert_eq!(choice.value, Some(0.0));
+                proven[1] += 1;
+            }
+            None => {}
+        }
+    }
+    // Most of these small positions are proven within the budget, wins and losses.
+    assert!(
+        searched == 40 && proven[0] + proven[1] > 20,
+        "{proven:?} of {searched}"
+    );
+    assert!(proven[0] > 0 && proven[1] > 0, "{proven:?}");
+}

@@ -71,6 +71,8 @@ fn specs_parse_print_and_refuse_with_a_reason() {
         ("mcts:10,nodes=16384k,expand=0", "mcts:10"),
         ("mcts:10,nodes=4M", "mcts:10,nodes=4M"),
         ("mcts:10,nodes=2048M", "mcts:10,nodes=2048M"),
+        ("mcts:1s,solve=on,c=0.2", "mcts:1s,c=0.2,solve=on"),
+        ("mcts:10,solve=off", "mcts:10"),
     ] {
         let spec: AgentSpec = text.parse().unwrap();
         assert_eq!(spec.to_string(), shown);
@@ -97,6 +99,8 @@ fn specs_parse_print_and_refuse_with_a_reason() {
         ("mcts:10,nodes=2049M", "nodes = `2049M`"),
         ("mcts:10,nodes=4G", "nodes = `4G`"),
         ("mcts:10,nodes=M", "nodes = `M`"),
+        ("mcts:10,solve=1", "solve = `1` is not on or off"),
+        ("mcts:10,solve", "unknown option `solve`"),
         ("solver", "not available"),
         ("Greedy", "unknown agent"),
     ] {

@@ -20,8 +20,9 @@ pub const MAX_THREADS: u32 = 256;
 ///   optionally followed by `,c=C` (the UCT exploration constant, default 0.7),
 ///   `,rollout=decisive|random` (default decisive), `,rave=K` (RAVE's equivalence parameter,
 ///   default 0: no RAVE), `,expand=E` (the visits a leaf has before it is expanded, default
-///   0), `,nodes=N` (the most nodes a tree holds, `4M` = 4·2²⁰, default 16M) and
-///   `,threads=T` (root-parallel trees, default 1); see [`MctsConfig`].
+///   0), `,nodes=N` (the most nodes a tree holds, `4M` = 4·2²⁰, default 16M), `,solve=on|off`
+///   (MCTS-Solver: proven wins and losses, default off) and `,threads=T` (root-parallel
+///   trees, default 1); see [`MctsConfig`].
 ///
 /// ```
 /// use bitgames::search::AgentSpec;
@@ -58,8 +59,8 @@ impl fmt::Display for SpecError {
             f,
             "agent `{}`: {}; expected random, greedy, mcts:<iterations> (e.g. mcts:2000, \
              mcts:2k) or mcts:<seconds>s (e.g. mcts:0.5s), optionally with ,c=<exploration>, \
-             ,rollout=decisive|random, ,rave=<k>, ,expand=<visits>, ,nodes=<n> (e.g. 4M) \
-             and ,threads=<n>",
+             ,rollout=decisive|random, ,rave=<k>, ,expand=<visits>, ,nodes=<n> (e.g. 4M), \
+             ,solve=on|off and ,threads=<n>",
             self.spec, self.problem
         )
     }
@@ -125,6 +126,9 @@ impl FromStr for AgentSpec {
                         )));
                     }
                 },
+                Some(("solve", "on")) => config.solver = true,
+                Some(("solve", "off")) => config.solver = false,
+                Some(("solve", v)) => return Err(fail(format!("solve = `{v}` is not on or off"))),
                 Some(("rollout", "decisive")) => config.rollout = Rollout::Decisive,
                 Some(("rollout", "random")) => config.rollout = Rollout::Random,
                 _ => return Err(fail(format!("unknown option `{option}`"))),
@@ -134,7 +138,7 @@ impl FromStr for AgentSpec {
     }
 }
 
-/// The most nodes an `mcts` spec's tree may hold (`nodes=`): 2³¹ (88 GiB at 44 bytes a node).
+/// The most nodes an `mcts` spec's tree may hold (`nodes=`): 2³¹ (96 GiB at 48 bytes a node).
 pub const MAX_NODES: u32 = 1 << 31;
 
 /// `1000`, `64k` (2¹⁶) or `4M` (2²²): a node count from 1 to [`MAX_NODES`].
@@ -209,6 +213,9 @@ impl fmt::Display for AgentSpec {
                         n if n % (1 << 10) == 0 => write!(f, ",nodes={}k", n >> 10)?,
                         n => write!(f, ",nodes={n}")?,
                     }
+                }
+                if c.solver != default.solver {
+                    f.write_str(if c.solver { ",solve=on" } else { ",solve=off" })?;
                 }
                 if c.threads != default.threads {
                     write!(f, ",threads={}", c.threads)?;

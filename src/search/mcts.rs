@@ -1,7 +1,9 @@
 //! UCT (Kocsis & Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006) over a
 //! [`Position`], with decisive and anti-decisive moves in the tree and the rollouts, RAVE
-//! (Gelly & Silver, "Combining online and offline knowledge in UCT", ICML 2007), an
-//! arena-allocated tree, tree reuse between moves, and root parallelism over threads.
+//! (Gelly & Silver, "Combining online and offline knowledge in UCT", ICML 2007), proven wins
+//! and losses backed up the tree (Winands, Björnsson & Saito, "Monte-Carlo tree search
+//! solver", CG 2008), an arena-allocated tree, tree reuse between moves, and root parallelism
+//! over threads.
 
 use std::time::{Duration, Instant};
 
@@ -39,8 +41,8 @@ pub struct MctsConfig {
     /// The rollout policy.
     pub rollout: Rollout,
     /// The most nodes the tree holds (each thread's tree); once full, leaves are no longer
-    /// expanded. A node takes 44 bytes (and as much again, briefly, while a reused subtree
-    /// is copied): the default, 2²⁴, is up to 704 MiB a tree. A tree grows by about a node
+    /// expanded. A node takes 48 bytes (and as much again, briefly, while a reused subtree
+    /// is copied): the default, 2²⁴, is up to 768 MiB a tree. A tree grows by about a node
     /// per legal move for each expansion.
     pub max_nodes: u32,
     /// The visits a leaf has had before an iteration that reaches it expands it (makes its
@@ -59,11 +61,25 @@ pub struct MctsConfig {
     /// summed to choose the move. An iteration budget is shared among them, a time budget is
     /// each one's.
     pub threads: u32,
+    /// MCTS-Solver (Winands, Björnsson & Saito 2008): a node whose move wins at once, or
+    /// after which every reply loses, is proven a win for the player who made it; a node with
+    /// a reply proven a win is proven a loss. Proven losses are never selected while another
+    /// move is open, an iteration that reaches a proven node backs up its value without a
+    /// rollout, a search whose root is proven stops, and a move proven to win is chosen.
+    /// Draws are not proven. Off by default, so that the searches of published results replay.
+    ///
+    /// The proofs read the tree as it is expanded: where the opponent could win at once, the
+    /// block ([`Position::winning_move`]) is a node's only child, so a proven loss of the block
+    /// proves the node lost. That is exact when only taking the cell defends, as in Sequence
+    /// and under the official Havannah rules (tested against a full search). Under Havannah's
+    /// Code Jam ring rule a stone on the last empty cell inside a ring about to close defends
+    /// too, which such a proof misses.
+    pub solver: bool,
 }
 
 impl Default for MctsConfig {
     /// 1000 iterations, c = 0.7, decisive rollouts, up to 2²⁴ nodes, leaves expanded the first
-    /// time they are reached, no RAVE, one thread.
+    /// time they are reached, no RAVE, one thread, no solver.
     fn default() -> MctsConfig {
         MctsConfig {
             budget: Budget::Iterations(1000),
@@ -73,8 +89,23 @@ impl Default for MctsConfig {
             expand: 0,
             rave: 0.0,
             threads: 1,
+            solver: false,
         }
     }
+}
+
+/// What the move into a node is proven to be worth to the player who made it
+/// ([`MctsConfig::solver`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)]
+enum Proof {
+    /// Not proven (or a draw).
+    #[default]
+    Open,
+    /// The move wins: it ends the game, or every reply is proven a loss.
+    Win,
+    /// The move loses: a reply is proven a win.
+    Loss,
 }
 
 /// A node of the tree: its children (contiguous in the arena) and the statistics of the move
@@ -99,6 +130,9 @@ struct Node {
     /// update changes only `q̃`).
     beta: f32,
     base: f32,
+    /// The solver's proof; a proven node's [`Head::value`] is +∞ (a win, taken first) or −∞ (a
+    /// loss, taken last) and stays so.
+    proof: Proof,
 }
 
 /// What a scan of a node's children reads of each, kept in an arena of its own beside the
@@ -140,6 +174,7 @@ impl Default for Node {
             amaf_reward: 0.0,
             beta: 1.0,
             base: 0.0,
+            proof: Proof::Open,
         }
     }
 }
@@ -154,6 +189,9 @@ impl Node {
     /// RAVE's equivalence parameter `k` (0 for plain UCT).
     #[inline]
     fn refresh(&mut self, head: &mut Head, k: f32) {
+        if self.proof != Proof::Open {
+            return;
+        }
         let (n, na) = (self.visits as f32, self.amaf_visits as f32);
         let q = if self.visits == 0 {
             0.0
@@ -194,7 +232,9 @@ impl Node {
     /// from the β and `(1 − β)·q` the last visit left, with one division.
     #[inline]
     fn refresh_amaf(&self, head: &mut Head) {
-        head.value = self.base + self.beta * (self.amaf_reward / self.amaf_visits as f32);
+        if self.proof == Proof::Open {
+            head.value = self.base + self.beta * (self.amaf_reward / self.amaf_visits as f32);
+        }
     }
 }
 
@@ -301,6 +341,19 @@ impl<G: Position> Mcts<G> {
         own + self.helpers.iter().map(Mcts::root_visits).sum::<u32>()
     }
 
+    /// With the solver ([`MctsConfig::solver`]): the winner of the last searched position
+    /// under perfect play, when a tree proved it; `None` while it is open (or a draw).
+    pub fn proven_winner(&self) -> Option<Player> {
+        let root = self.root.as_ref()?;
+        let proof = self.nodes.first().map_or(Proof::Open, |n| n.proof);
+        match proof {
+            // The move into the root wins: the player to move there loses.
+            Proof::Win => Some(root.to_move().other()),
+            Proof::Loss => Some(root.to_move()),
+            Proof::Open => self.helpers.iter().find_map(Mcts::proven_winner),
+        }
+    }
+
     /// Nodes in the trees now, summed over the threads.
     pub fn tree_size(&self) -> usize {
         self.nodes.len() + self.helpers.iter().map(Mcts::tree_size).sum::<usize>()
@@ -337,27 +390,50 @@ impl<G: Position> Mcts<G> {
         let root = self.nodes[0];
         let children = root.first as usize..(root.first + root.count) as usize;
         // Each child's visits and reward, summed over the threads' trees (whose roots have the
-        // same children, in other orders).
+        // same children, in other orders), and its proof in any of them (proofs are exact:
+        // the trees never disagree).
         let summed = |i: usize| {
             let (child, key) = (&self.nodes[i], self.heads[i].key);
-            self.helpers
-                .iter()
-                .fold((child.visits, child.reward), |(v, r), h| {
-                    let root = h.nodes[0];
-                    let mut theirs = root.first as usize..(root.first + root.count) as usize;
-                    match theirs.find(|&c| h.heads[c].key == key) {
-                        Some(c) => (v + h.nodes[c].visits, r + h.nodes[c].reward),
-                        None => (v, r),
+            let start = (child.visits, child.reward, child.proof);
+            self.helpers.iter().fold(start, |(v, r, proof), h| {
+                let root = h.nodes[0];
+                let mut theirs = root.first as usize..(root.first + root.count) as usize;
+                match theirs.find(|&c| h.heads[c].key == key) {
+                    Some(c) => {
+                        let theirs = &h.nodes[c];
+                        let proof = if proof == Proof::Open {
+                            theirs.proof
+                        } else {
+                            proof
+                        };
+                        (v + theirs.visits, r + theirs.reward, proof)
                     }
-                })
+                    None => (v, r, proof),
+                }
+            })
         };
-        let (best, (visits, reward)) = children
+        // A move proven to win first, then the open moves, a proven loss last; then the most
+        // visited, the most rewarded.
+        let rank =
+            |&(v, r, proof): &(u32, f32, Proof)| (proof == Proof::Win, proof != Proof::Loss, v, r);
+        let (best, summary) = children
             .map(|i| (i, summed(i)))
-            .max_by(|(_, a), (_, b)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))
+            .max_by(|(_, a), (_, b)| {
+                let (a, b) = (rank(a), rank(b));
+                (a.0, a.1, a.2)
+                    .cmp(&(b.0, b.1, b.2))
+                    .then(a.3.total_cmp(&b.3))
+            })
             .expect("an undecided position has a move");
+        let (visits, reward, proof) = summary;
+        let value = match proof {
+            Proof::Win => 1.0,
+            Proof::Loss => 0.0,
+            Proof::Open => reward / visits.max(1) as f32,
+        };
         Choice {
             mv: position.index_move(self.heads[best].key as usize),
-            value: Some(reward / visits.max(1) as f32),
+            value: Some(value),
         }
     }
 
@@ -389,6 +465,10 @@ impl<G: Position> Mcts<G> {
             self.iterate(&mut work);
             work.rewind(&root);
             done += 1;
+            // A proven root is decided: more iterations would only replay the proof.
+            if self.nodes[0].proof != Proof::Open {
+                break;
+            }
         }
         self.iterations += u64::from(done);
     }
@@ -507,10 +587,17 @@ impl<G: Position> Mcts<G> {
         self.path.clear();
         self.path.push(0);
         self.rollout_moves.clear();
+        let solver = self.config.solver;
         let mut at = 0usize;
         let outcome = loop {
             if let Some(outcome) = work.outcome() {
+                if solver {
+                    self.prove_end(root_player, outcome);
+                }
                 break outcome;
+            }
+            if solver && self.nodes[at].proof != Proof::Open {
+                break self.proven_outcome(root_player);
             }
             if !self.nodes[at].expanded() {
                 if (at != 0 && self.nodes[at].visits < self.config.expand) || !self.expand(at, work)
@@ -521,7 +608,12 @@ impl<G: Position> Mcts<G> {
                 work.play(work.index_move(self.heads[child as usize].key as usize));
                 self.path.push(child);
                 break match work.outcome() {
-                    Some(outcome) => outcome,
+                    Some(outcome) => {
+                        if solver {
+                            self.prove_end(root_player, outcome);
+                        }
+                        outcome
+                    }
                     None => self.rollout(work),
                 };
             }
@@ -543,6 +635,76 @@ impl<G: Position> Mcts<G> {
         }
         if self.config.rave > 0.0 {
             self.update_amaf(work, root_ply, odd, even);
+        }
+        if solver {
+            self.back_up_proofs();
+        }
+    }
+
+    /// The player who made the move into the node at `depth` on the path: the root player at
+    /// odd depths.
+    fn mover(root_player: Player, depth: usize) -> Player {
+        if depth % 2 == 1 {
+            root_player
+        } else {
+            root_player.other()
+        }
+    }
+
+    /// Solver: the last node of the path ends the game with `outcome`; a win is proven for
+    /// whoever won.
+    fn prove_end(&mut self, root_player: Player, outcome: Outcome) {
+        let depth = self.path.len() - 1;
+        let proof = match outcome {
+            Outcome::Win(p) if p == Self::mover(root_player, depth) => Proof::Win,
+            Outcome::Win(_) => Proof::Loss,
+            Outcome::Draw => return,
+        };
+        self.prove(self.path[depth] as usize, proof);
+    }
+
+    /// Solver: the outcome of perfect play from the last node of the path, which is proven.
+    fn proven_outcome(&self, root_player: Player) -> Outcome {
+        let depth = self.path.len() - 1;
+        let mover = Self::mover(root_player, depth);
+        match self.nodes[self.path[depth] as usize].proof {
+            Proof::Win => Outcome::Win(mover),
+            _ => Outcome::Win(mover.other()),
+        }
+    }
+
+    /// Marks node `i` proven, its head taken first (a win) or last (a loss) from now on.
+    fn prove(&mut self, i: usize, proof: Proof) {
+        self.nodes[i].proof = proof;
+        self.heads[i].value = match proof {
+            Proof::Win => f32::INFINITY,
+            _ => f32::NEG_INFINITY,
+        };
+    }
+
+    /// Solver: carries a proof at the end of the path up it, as far as it decides the nodes
+    /// above: a reply proven to win makes the move before it a loss, and a move whose every
+    /// reply is proven to lose is a win.
+    fn back_up_proofs(&mut self) {
+        for d in (1..self.path.len()).rev() {
+            let (i, parent) = (self.path[d] as usize, self.path[d - 1] as usize);
+            let proof = match self.nodes[i].proof {
+                Proof::Open => return,
+                Proof::Win => Proof::Loss,
+                Proof::Loss => {
+                    let p = self.nodes[parent];
+                    let children = &self.nodes[p.first as usize..(p.first + p.count) as usize];
+                    if children.iter().all(|c| c.proof == Proof::Loss) {
+                        Proof::Win
+                    } else {
+                        return;
+                    }
+                }
+            };
+            if self.nodes[parent].proof == proof {
+                return;
+            }
+            self.prove(parent, proof);
         }
     }
 
@@ -849,7 +1011,7 @@ mod tests {
     #[test]
     fn a_node_takes_the_bytes_the_docs_say() {
         // `MctsConfig::max_nodes` gives the memory a tree may take from this.
-        assert_eq!(size_of::<Node>() + size_of::<Head>(), 44);
+        assert_eq!(size_of::<Node>() + size_of::<Head>(), 48);
     }
 
     #[test]
@@ -956,5 +1118,187 @@ mod tests {
         // A child with neither visits nor AMAF statistics comes first.
         let mcts = tree(config, 11, &[children[0], (0, 0.0, 0, 0.0)]);
         assert_eq!(mcts.select(0), 2);
+    }
+
+    /// A subtraction game: the players take 1, 2 or 3 tokens from a pile, and whoever takes
+    /// the last one wins. The player to move loses exactly when the pile is a multiple of 4.
+    #[derive(Clone)]
+    struct Take {
+        pile: u32,
+        taken: Vec<u8>,
+    }
+
+    impl Take {
+        fn new(pile: u32) -> Take {
+            Take {
+                pile,
+                taken: Vec::new(),
+            }
+        }
+    }
+
+    impl Position for Take {
+        /// How many tokens the move takes.
+        type Move = u8;
+
+        fn to_move(&self) -> Player {
+            if self.taken.len().is_multiple_of(2) {
+                Player::First
+            } else {
+                Player::Second
+            }
+        }
+
+        fn outcome(&self) -> Option<Outcome> {
+            // The player who took the last token, who is not the one to move.
+            (self.pile == 0).then(|| Outcome::Win(self.to_move().other()))
+        }
+
+        fn moves(&self, out: &mut Vec<u8>) {
+            out.clear();
+            out.extend((1..=3).filter(|&t| u32::from(t) <= self.pile));
+        }
+
+        fn play(&mut self, mv: u8) {
+            self.pile -= u32::from(mv);
+            self.taken.push(mv);
+        }
+
+        fn undo(&mut self) {
+            if let Some(t) = self.taken.pop() {
+                self.pile += u32::from(t);
+            }
+        }
+
+        fn ply(&self) -> u32 {
+            self.taken.len() as u32
+        }
+
+        fn hash(&self) -> u64 {
+            u64::from(self.pile)
+        }
+
+        fn move_index(&self, mv: u8) -> usize {
+            usize::from(mv - 1)
+        }
+
+        fn index_move(&self, index: usize) -> u8 {
+            index as u8 + 1
+        }
+
+        fn move_index_bound(&self) -> usize {
+            3
+        }
+
+        fn moves_since(&self, ply: u32, out: &mut Vec<u8>) {
+            out.clear();
+            out.extend_from_slice(&self.taken[ply as usize..]);
+        }
+
+        fn winning_move(&self, _: Player) -> Option<u8> {
+            // Whoever moves with at most 3 tokens left takes them all; the player to move is
+            // asked first, so no block is ever asked for.
+            (1..=3).contains(&self.pile).then_some(self.pile as u8)
+        }
+    }
+
+    fn solver(iterations: u32) -> MctsConfig {
+        MctsConfig {
+            budget: Budget::Iterations(iterations),
+            solver: true,
+            ..MctsConfig::default()
+        }
+    }
+
+    #[test]
+    fn the_solver_proves_the_subtraction_game() {
+        for pile in 4..=24 {
+            for (seed, rave) in [(1, 0.0), (2, 0.0), (3, 100.0)] {
+                let config = MctsConfig {
+                    rave,
+                    ..solver(100_000)
+                };
+                let mut mcts = Mcts::<Take>::new(config, seed);
+                let choice = mcts.choose(&Take::new(pile));
+                // Proven, and stopped there, before the budget.
+                assert!(mcts.iterations() < 100_000, "{pile}: {}", mcts.iterations());
+                if pile % 4 == 0 {
+                    // Every move loses: the root, the move that led to it, is a win.
+                    assert_eq!(mcts.nodes[0].proof, Proof::Win, "{pile}");
+                    assert_eq!(choice.value, Some(0.0), "{pile}");
+                } else {
+                    assert_eq!(mcts.nodes[0].proof, Proof::Loss, "{pile}");
+                    assert_eq!(choice.mv, (pile % 4) as u8, "{pile}");
+                    assert_eq!(choice.value, Some(1.0), "{pile}");
+                }
+                // Every proof in the tree is right.
+                let mut stack = vec![(0usize, pile)];
+                while let Some((at, left)) = stack.pop() {
+                    let node = mcts.nodes[at];
+                    // The player to move at `left` loses when it is a multiple of 4: the
+                    // move into the node won.
+                    match node.proof {
+                        Proof::Win => assert_eq!(left % 4, 0, "{pile}: {left}"),
+                        Proof::Loss => assert_ne!(left % 4, 0, "{pile}: {left}"),
+                        Proof::Open => {}
+                    }
+                    for c in node.first..node.first + node.count {
+                        let took = mcts.heads[c as usize].key + 1;
+                        stack.push((c as usize, left - took));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn without_the_solver_nothing_is_proven() {
+        let config = MctsConfig {
+            solver: false,
+            ..solver(3000)
+        };
+        let mut mcts = Mcts::<Take>::new(config, 1);
+        mcts.choose(&Take::new(10));
+        assert_eq!(mcts.iterations(), 3000);
+        assert!(mcts.nodes.iter().all(|n| n.proof == Proof::Open));
+    }
+
+    #[test]
+    fn proofs_of_the_threads_trees_choose_together() {
+        // Two trees, an iteration budget shared: each stops when its root is proven.
+        let config = MctsConfig {
+            threads: 2,
+            ..solver(100_000)
+        };
+        for pile in [9, 10, 11, 13] {
+            let mut mcts = Mcts::<Take>::new(config.clone(), 7);
+            let choice = mcts.choose(&Take::new(pile));
+            assert_eq!(choice.mv, (pile % 4) as u8, "{pile}");
+            assert_eq!(choice.value, Some(1.0));
+            assert!(mcts.iterations() < 40_000);
+        }
+    }
+
+    #[test]
+    fn a_proof_is_never_overwritten_by_statistics() {
+        // The first player wins every game of `FirstWins`: the search proves the root (every
+        // move of the first player wins) and stops.
+        let mut mcts = Mcts::<FirstWins>::new(
+            MctsConfig {
+                rave: 100.0,
+                ..solver(100_000)
+            },
+            3,
+        );
+        let choice = mcts.choose(&FirstWins { taken: Vec::new() });
+        assert_eq!(choice.value, Some(1.0));
+        assert!(mcts.iterations() < 100_000);
+        for (node, head) in mcts.nodes.iter().zip(&mcts.heads) {
+            match node.proof {
+                Proof::Win => assert_eq!(head.value, f32::INFINITY),
+                Proof::Loss => assert_eq!(head.value, f32::NEG_INFINITY),
+                Proof::Open => {}
+            }
+        }
     }
 }
