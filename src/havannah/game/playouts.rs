@@ -155,6 +155,9 @@ struct Arrays {
     /// then in direction `d + 3` from it): the offsets from the cell (bits 0–15 and 16–31)
     /// of the first cells of its arcs other than the one holding `i`, 0 for none.
     others: [[u32; 6]; 64],
+    /// Decisive playouts: for every board cell, the corners and edges of its neighbours
+    /// together.
+    near: [u16; SQUARE],
 }
 
 /// [`Arrays`] on the heap.
@@ -192,6 +195,7 @@ impl Clone for Dense {
         copy.0.around.copy_from_slice(&self.0.around);
         copy.0.arcs_by_set.copy_from_slice(&self.0.arcs_by_set);
         copy.0.others.copy_from_slice(&self.0.others);
+        copy.0.near.copy_from_slice(&self.0.near);
         copy
     }
 }
@@ -462,13 +466,15 @@ impl Playouts {
             };
             self.cells.push(i as u16);
         }
-        // The off-board neighbours of every board cell.
+        // The off-board neighbours of every board cell, and its neighbours' borders.
         self.template_around.clear();
         self.template_around.resize(width * width, 0);
         for &i in &self.cells {
-            for (d, &o) in self.offsets.iter().enumerate() {
+            d.near[usize::from(i)] = 0;
+            for (k, &o) in self.offsets.iter().enumerate() {
                 let n = usize::from(i.wrapping_add(o));
-                self.template_around[usize::from(i)] |= u32::from(colors[n] == OFF) << (16 + d);
+                self.template_around[usize::from(i)] |= u32::from(colors[n] == OFF) << (16 + k);
+                d.near[usize::from(i)] |= links[n].group;
             }
         }
     }
@@ -988,18 +994,20 @@ impl Work<'_> {
         let around = self.d.around[PAD + usize::from(i)];
         let empty = !(around | around >> 8 | around >> 16) & 0x3f;
         let shift = 8 * u32::from(c - 1);
-        let mut border = 0u32;
         let mut closer = 0u32;
         for (d, &o) in self.offsets.iter().enumerate() {
             // Every direction is read: the off-board and taken ones are masked out after.
             let j = usize::from(i.wrapping_add(o));
             let own = self.d.around[PAD + j] >> shift & 0x3f;
-            let win = self.border_wins(group | self.d.links[j].group);
-            border |= u32::from(win) << d;
             let look = if OFFICIAL { MULTI | FILLS } else { MULTI };
             closer |= ((look >> own & 1) as u32) << d;
         }
-        let border = border & empty;
+        // No neighbour's border wins unless all of them together do (mostly not).
+        let border = if self.border_wins(group | self.d.near[usize::from(i)]) {
+            self.border_wins_next_to(i, group) & empty
+        } else {
+            0
+        };
         // The neighbours before the first border win (all when there is none).
         let before = (border & border.wrapping_neg()).wrapping_sub(1);
         let mut closer = closer & empty & before;
@@ -1012,6 +1020,17 @@ impl Work<'_> {
             }
         }
         (border != 0).then(|| i.wrapping_add(self.offsets[border.trailing_zeros() as usize]))
+    }
+
+    /// The directions from `i` of the cells whose corners and edges, with `group`, win.
+    #[inline(never)]
+    fn border_wins_next_to(&self, i: u16, group: u16) -> u32 {
+        let mut border = 0;
+        for (d, &o) in self.offsets.iter().enumerate() {
+            let j = usize::from(i.wrapping_add(o));
+            border |= u32::from(self.border_wins(group | self.d.links[j].group)) << d;
+        }
+        border
     }
 
     /// [`Work::winning_neighbour`]'s closer look at the empty cell `j`, in direction `d` from
