@@ -955,8 +955,7 @@ impl Work<'_> {
             let i = self.d.empty[k];
             last[me as usize] = Some(i);
             let c = byte(me);
-            let plan = self.plan_with(i, self.arcs_around(i, c));
-            let wins = self.commit::<OFFICIAL>(plan, c);
+            let wins = self.place_with::<OFFICIAL>(i, c, self.arcs_around(i, c));
             mark_around(self.d, &self.offsets, i, c);
             if !wins.is_empty() {
                 let at = ply + k as u32 + 1;
@@ -980,12 +979,12 @@ impl Work<'_> {
     ///
     /// The group of `i` does not win (the game would be over), so a neighbour whose only arc
     /// of `color` is the one holding `i` wins only with its own border (interior cells have
-    /// none) or, under the official rule, by filling a ring. All six neighbours are sorted at
-    /// once, without a branch: those whose border completes the group's, and those that
-    /// need a closer look (two or more arcs, or three own neighbours in a row). Only the
-    /// latter are looked at one by one, and only those before the first border win. A
-    /// neighbour with more arcs joins `i`'s group, whose root is known, to the groups of its
-    /// other arcs: only those take a search.
+    /// none) or, under the official rule, by filling a ring. The neighbours whose border
+    /// completes the group's are sought only when all their borders together do (rarely);
+    /// those that need a closer look (two or more arcs, or three own neighbours in a row)
+    /// are sorted out at once, without a branch, and looked at one by one, only those before
+    /// the first border win. A neighbour with more arcs joins `i`'s group, whose root is
+    /// known, to the groups of its other arcs: only those take a search.
     #[inline(always)]
     fn winning_neighbour<const OFFICIAL: bool>(&mut self, i: u16, color: Color) -> Option<u16> {
         let c = byte(color);
