@@ -1049,14 +1049,15 @@ impl Work<'_> {
         let mut joined = group;
         let mut closed = false;
         if arcs >> 48 & 1 != 0 {
-            // A missing arc's offset is 0: `j` itself, an empty cell, its own root.
             let others = self.d.others[own as usize][d];
             let r2 = self.find(j.wrapping_add(others as u16));
-            let r3 = self.find(j.wrapping_add((others >> 16) as u16));
-            closed = (r2 == root) | (r3 == root) | ((r3 == r2) & (arcs >> 49 & 1 != 0));
-            joined |= self.d.links[usize::from(r2)].group
-                | self.d.links[usize::from(r3)].group
-                | self.d.links[usize::from(j)].group;
+            closed = r2 == root;
+            joined |= self.d.links[usize::from(r2)].group | self.d.links[usize::from(j)].group;
+            if arcs >> 49 & 1 != 0 {
+                let r3 = self.find(j.wrapping_add((others >> 16) as u16));
+                closed |= (r3 == root) | (r3 == r2);
+                joined |= self.d.links[usize::from(r3)].group;
+            }
             if self.border_wins(joined) {
                 return true;
             }
