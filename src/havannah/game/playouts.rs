@@ -490,7 +490,7 @@ impl Playouts {
         d.around[PAD..PAD + template.len()].copy_from_slice(template);
         for stone in &game.stones {
             let i = (stone.cell.x as usize * width + stone.cell.y as usize) as u16;
-            mark_around(d, &self.offsets, i, byte(stone.color));
+            mark_around(d, &self.offsets, i, byte(stone.color), 0);
         }
     }
 
@@ -932,17 +932,25 @@ impl Work<'_> {
         // As in `Game::playout_decisive`: set when the last move found no threat of the player
         // now to move and blocked none.
         let mut no_threat = false;
+        // For the newest stone of each colour: its neighbours that a win next to it needs a
+        // closer look at ([`Work::closer_around`]). Only a stone of the same colour changes
+        // them, and it takes its own.
+        let mut looks = [Color::White, Color::Black].map(|color| {
+            last[color as usize].map_or(0, |i| self.closer_around::<OFFICIAL>(i, color))
+        });
         for k in 0..len {
             let them = me.other();
             let mine = if no_threat {
                 None
             } else {
-                last[me as usize].and_then(|i| self.winning_neighbour::<OFFICIAL>(i, me))
+                last[me as usize]
+                    .and_then(|i| self.winning_neighbour::<OFFICIAL>(i, me, looks[me as usize]))
             };
             let theirs = if mine.is_some() {
                 None
             } else {
-                last[them as usize].and_then(|i| self.winning_neighbour::<OFFICIAL>(i, them))
+                last[them as usize]
+                    .and_then(|i| self.winning_neighbour::<OFFICIAL>(i, them, looks[them as usize]))
             };
             let j = match mine.or(theirs) {
                 Some(i) => match self.d.empty[k..len].iter().position(|&e| e == i) {
@@ -956,7 +964,8 @@ impl Work<'_> {
             last[me as usize] = Some(i);
             let c = byte(me);
             let wins = self.place_with::<OFFICIAL>(i, c, self.arcs_around(i, c));
-            mark_around(self.d, &self.offsets, i, c);
+            looks[me as usize] =
+                mark_around(self.d, &self.offsets, i, c, Self::closer_sets::<OFFICIAL>());
             if !wins.is_empty() {
                 let at = ply + k as u32 + 1;
                 return (
@@ -981,26 +990,23 @@ impl Work<'_> {
     /// of `color` is the one holding `i` wins only with its own border (interior cells have
     /// none) or, under the official rule, by filling a ring. The neighbours whose border
     /// completes the group's are sought only when all their borders together do (rarely);
-    /// those that need a closer look (two or more arcs, or three own neighbours in a row)
-    /// are sorted out at once, without a branch, and looked at one by one, only those before
-    /// the first border win. A neighbour with more arcs joins `i`'s group, whose root is
-    /// known, to the groups of its other arcs: only those take a search.
+    /// those that need a closer look (two or more arcs, or three own neighbours in a row:
+    /// `closer`, the directions [`Work::closer_around`] gives, found when the stone was
+    /// placed) are looked at one by one, only the empty ones before the first border win. A
+    /// neighbour with more arcs joins `i`'s group, whose root is known, to the groups of its
+    /// other arcs: only those take a search.
     #[inline(always)]
-    fn winning_neighbour<const OFFICIAL: bool>(&mut self, i: u16, color: Color) -> Option<u16> {
+    fn winning_neighbour<const OFFICIAL: bool>(
+        &mut self,
+        i: u16,
+        color: Color,
+        closer: u32,
+    ) -> Option<u16> {
         let c = byte(color);
         let root = self.find(i);
         let group = self.d.links[usize::from(root)].group;
         let around = self.d.around[PAD + usize::from(i)];
         let empty = !(around | around >> 8 | around >> 16) & 0x3f;
-        let shift = 8 * u32::from(c - 1);
-        let mut closer = 0u32;
-        for (d, &o) in self.offsets.iter().enumerate() {
-            // Every direction is read: the off-board and taken ones are masked out after.
-            let j = usize::from(i.wrapping_add(o));
-            let own = self.d.around[PAD + j] >> shift & 0x3f;
-            let look = if OFFICIAL { MULTI | FILLS } else { MULTI };
-            closer |= ((look >> own & 1) as u32) << d;
-        }
         // No neighbour's border wins unless all of them together do (mostly not).
         let border = if self.border_wins(group | self.d.near[usize::from(i)]) {
             self.border_wins_next_to(i, group) & empty
@@ -1019,6 +1025,25 @@ impl Work<'_> {
             }
         }
         (border != 0).then(|| i.wrapping_add(self.offsets[border.trailing_zeros() as usize]))
+    }
+
+    /// The sets of own neighbours (bit k for the set k, in direction order) of an empty cell
+    /// that [`Work::winning_neighbour`] looks at closer: two or more arcs, and under the
+    /// official rule three own neighbours in a row.
+    const fn closer_sets<const OFFICIAL: bool>() -> u64 {
+        if OFFICIAL { MULTI | FILLS } else { MULTI }
+    }
+
+    /// The directions from the stone on `i` of the neighbours whose sets of neighbours of
+    /// `color` are [`Work::closer_sets`] (whether empty or not).
+    fn closer_around<const OFFICIAL: bool>(&self, i: u16, color: Color) -> u32 {
+        let shift = 8 * u32::from(byte(color) - 1);
+        let mut closer = 0;
+        for (d, &o) in self.offsets.iter().enumerate() {
+            let own = self.d.around[PAD + usize::from(i.wrapping_add(o))] >> shift & 0x3f;
+            closer |= ((Self::closer_sets::<OFFICIAL>() >> own & 1) as u32) << d;
+        }
+        closer
     }
 
     /// The directions from `i` of the cells whose corners and edges, with `group`, win.
@@ -1092,14 +1117,21 @@ impl Work<'_> {
     }
 }
 
-/// Adds a stone of colour byte `c` on cell `i` to its neighbours' [`Arrays::around`].
+/// Adds a stone of colour byte `c` on cell `i` to its neighbours' [`Arrays::around`], and
+/// returns the directions of the neighbours whose set of own neighbours is then in `sets`
+/// (bit k for the set k, as [`MULTI`]).
 #[inline(always)]
-fn mark_around(d: &mut Arrays, offsets: &[u16; 6], i: u16, c: u8) {
+fn mark_around(d: &mut Arrays, offsets: &[u16; 6], i: u16, c: u8, sets: u64) -> u32 {
+    let shift = 8 * u32::from(c - 1);
+    let mut found = 0;
     for (k, &o) in offsets.iter().enumerate() {
         // Seen from the neighbour in direction k, the stone is in the opposite direction.
         let n = PAD + usize::from(i.wrapping_add(o));
-        d.around[n] |= 1 << (8 * u32::from(c - 1) + ((k as u32 + 3) % 6));
+        let around = d.around[n] | 1 << (shift + (k as u32 + 3) % 6);
+        d.around[n] = around;
+        found |= ((sets >> (around >> shift & 0x3f) & 1) as u32) << k;
     }
+    found
 }
 
 /// Bit k set when the set k of own neighbours (in direction order) makes two or more arcs.
