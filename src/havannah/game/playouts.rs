@@ -938,8 +938,16 @@ impl Work<'_> {
         let mut looks = [Color::White, Color::Black].map(|color| {
             last[color as usize].map_or(0, |i| self.closer_around::<OFFICIAL>(i, color))
         });
+        let mut draw = rng.clone();
         for k in 0..len {
             let them = me.other();
+            let c = byte(me);
+            // The random move is drawn, and its neighbourhood read, before the threats are
+            // searched (which write no stone): its loads are under way meanwhile. When a
+            // threat decides the move instead, the generator is stepped back over the number.
+            let mut j = k + draw.below((len - k) as u32) as usize;
+            let cell = self.d.empty[j & (SQUARE - 1)];
+            let mut arcs = self.arcs_around(cell, c);
             let mine = if no_threat {
                 None
             } else {
@@ -952,21 +960,22 @@ impl Work<'_> {
                 last[them as usize]
                     .and_then(|i| self.winning_neighbour::<OFFICIAL>(i, them, looks[them as usize]))
             };
-            let j = match mine.or(theirs) {
-                Some(i) => match self.d.empty[k..len].iter().position(|&e| e == i) {
+            if let Some(i) = mine.or(theirs) {
+                draw.step_back();
+                j = match self.d.empty[k..len].iter().position(|&e| e == i) {
                     Some(p) => k + p,
                     None => unreachable!("an empty cell is in the list of empty cells"),
-                },
-                None => k + rng.below((len - k) as u32) as usize,
-            };
+                };
+                arcs = self.arcs_around(i, c);
+            }
             self.d.empty.swap(k, j);
             let i = self.d.empty[k];
             last[me as usize] = Some(i);
-            let c = byte(me);
-            let wins = self.place_with::<OFFICIAL>(i, c, self.arcs_around(i, c));
+            let wins = self.place_with::<OFFICIAL>(i, c, arcs);
             looks[me as usize] =
                 mark_around(self.d, &self.offsets, i, c, Self::closer_sets::<OFFICIAL>());
             if !wins.is_empty() {
+                *rng = draw;
                 let at = ply + k as u32 + 1;
                 return (
                     Outcome::Win {
@@ -980,6 +989,7 @@ impl Work<'_> {
             no_threat = theirs.is_none();
             me = them;
         }
+        *rng = draw;
         (Outcome::Draw, len)
     }
 
