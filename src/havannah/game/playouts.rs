@@ -150,6 +150,14 @@ struct Arrays {
     around: [u32; PAD + SQUARE + 2 * PAD],
     /// `arcs` by the set of own neighbours in direction order.
     arcs_by_set: [u64; 64],
+    /// Decisive playouts: by the set of own neighbours of an empty cell in direction order
+    /// and the direction `d` in which the cell lies from an own neighbour `i` (which is
+    /// then in direction `d + 3` from it): the offsets from the cell (bits 0–15 and 16–31)
+    /// of the first cells of its arcs other than the one holding `i`, 0 for none.
+    others: [[u32; 6]; 64],
+    /// Decisive playouts: for every board cell, the corners and edges of its neighbours
+    /// together.
+    near: [u16; SQUARE],
 }
 
 /// [`Arrays`] on the heap.
@@ -186,6 +194,8 @@ impl Clone for Dense {
         copy.0.border_wins.copy_from_slice(&self.0.border_wins);
         copy.0.around.copy_from_slice(&self.0.around);
         copy.0.arcs_by_set.copy_from_slice(&self.0.arcs_by_set);
+        copy.0.others.copy_from_slice(&self.0.others);
+        copy.0.near.copy_from_slice(&self.0.near);
         copy
     }
 }
@@ -410,6 +420,33 @@ impl Playouts {
                 d.rings[byte] = [ring(first), ring(second) | u64::from(more) << 48];
             }
         }
+        for (own, others) in d.others.iter_mut().enumerate() {
+            for (dir, entry) in others.iter_mut().enumerate() {
+                // The own neighbour is in direction `dir + 3` from the cell.
+                let from = (dir + 3) % 6;
+                let mut starts = ARC_STARTS[own];
+                let mut k = 0;
+                *entry = 0;
+                while starts != 0 {
+                    let s = starts.trailing_zeros() as usize;
+                    starts &= starts - 1;
+                    // The arc from `s` on, while the neighbours are own.
+                    let mut holds = false;
+                    let mut t = s;
+                    for _ in 0..6 {
+                        if own >> t & 1 == 0 {
+                            break;
+                        }
+                        holds |= t == from;
+                        t = (t + 1) % 6;
+                    }
+                    if !holds {
+                        *entry |= u32::from(self.offsets[s]) << (16 * k);
+                        k += 1;
+                    }
+                }
+            }
+        }
         let (colors, links) = &mut self.template;
         colors.clear();
         colors.resize(width * width, OFF);
@@ -429,13 +466,15 @@ impl Playouts {
             };
             self.cells.push(i as u16);
         }
-        // The off-board neighbours of every board cell.
+        // The off-board neighbours of every board cell, and its neighbours' borders.
         self.template_around.clear();
         self.template_around.resize(width * width, 0);
         for &i in &self.cells {
-            for (d, &o) in self.offsets.iter().enumerate() {
+            d.near[usize::from(i)] = 0;
+            for (k, &o) in self.offsets.iter().enumerate() {
                 let n = usize::from(i.wrapping_add(o));
-                self.template_around[usize::from(i)] |= u32::from(colors[n] == OFF) << (16 + d);
+                self.template_around[usize::from(i)] |= u32::from(colors[n] == OFF) << (16 + k);
+                d.near[usize::from(i)] |= links[n].group;
             }
         }
     }
@@ -451,7 +490,7 @@ impl Playouts {
         d.around[PAD..PAD + template.len()].copy_from_slice(template);
         for stone in &game.stones {
             let i = (stone.cell.x as usize * width + stone.cell.y as usize) as u16;
-            mark_around(d, &self.offsets, i, byte(stone.color));
+            mark_around(d, &self.offsets, i, byte(stone.color), 0);
         }
     }
 
@@ -870,6 +909,22 @@ impl Work<'_> {
         len: usize,
         first: Color,
         ply: u32,
+        last: [Option<u16>; 2],
+        rng: &mut Rng,
+    ) -> (Outcome, usize) {
+        match self.rule {
+            RingRule::Official => self.decisive_moves::<true>(len, first, ply, last, rng),
+            RingRule::CodeJam => self.decisive_moves::<false>(len, first, ply, last, rng),
+        }
+    }
+
+    /// [`Work::play_decisive`] under one ring rule.
+    #[inline(always)]
+    fn decisive_moves<const OFFICIAL: bool>(
+        &mut self,
+        len: usize,
+        first: Color,
+        ply: u32,
         mut last: [Option<u16>; 2],
         rng: &mut Rng,
     ) -> (Outcome, usize) {
@@ -877,36 +932,50 @@ impl Work<'_> {
         // As in `Game::playout_decisive`: set when the last move found no threat of the player
         // now to move and blocked none.
         let mut no_threat = false;
+        // For the newest stone of each colour: its neighbours that a win next to it needs a
+        // closer look at ([`Work::closer_around`]). Only a stone of the same colour changes
+        // them, and it takes its own.
+        let mut looks = [Color::White, Color::Black].map(|color| {
+            last[color as usize].map_or(0, |i| self.closer_around::<OFFICIAL>(i, color))
+        });
+        let mut draw = rng.clone();
         for k in 0..len {
             let them = me.other();
+            let c = byte(me);
+            // The random move is drawn, and its neighbourhood read, before the threats are
+            // searched (which write no stone): its loads are under way meanwhile. When a
+            // threat decides the move instead, the generator is stepped back over the number.
+            let mut j = k + draw.below((len - k) as u32) as usize;
+            let cell = self.d.empty[j & (SQUARE - 1)];
+            let mut arcs = self.arcs_around(cell, c);
             let mine = if no_threat {
                 None
             } else {
-                last[me as usize].and_then(|i| self.winning_neighbour(i, me))
+                last[me as usize]
+                    .and_then(|i| self.winning_neighbour::<OFFICIAL>(i, me, looks[me as usize]))
             };
             let theirs = if mine.is_some() {
                 None
             } else {
-                last[them as usize].and_then(|i| self.winning_neighbour(i, them))
+                last[them as usize]
+                    .and_then(|i| self.winning_neighbour::<OFFICIAL>(i, them, looks[them as usize]))
             };
-            let j = match mine.or(theirs) {
-                Some(i) => match self.d.empty[k..len].iter().position(|&e| e == i) {
+            if let Some(i) = mine.or(theirs) {
+                draw.step_back();
+                j = match self.d.empty[k..len].iter().position(|&e| e == i) {
                     Some(p) => k + p,
                     None => unreachable!("an empty cell is in the list of empty cells"),
-                },
-                None => k + rng.below((len - k) as u32) as usize,
-            };
+                };
+                arcs = self.arcs_around(i, c);
+            }
             self.d.empty.swap(k, j);
             let i = self.d.empty[k];
             last[me as usize] = Some(i);
-            let c = byte(me);
-            let plan = self.plan_with(i, self.arcs_around(i, c));
-            let wins = match self.rule {
-                RingRule::Official => self.commit::<true>(plan, c),
-                RingRule::CodeJam => self.commit::<false>(plan, c),
-            };
-            mark_around(self.d, &self.offsets, i, c);
+            let wins = self.place_with::<OFFICIAL>(i, c, arcs);
+            looks[me as usize] =
+                mark_around(self.d, &self.offsets, i, c, Self::closer_sets::<OFFICIAL>());
             if !wins.is_empty() {
+                *rng = draw;
                 let at = ply + k as u32 + 1;
                 return (
                     Outcome::Win {
@@ -920,40 +989,125 @@ impl Work<'_> {
             no_threat = theirs.is_none();
             me = them;
         }
+        *rng = draw;
         (Outcome::Draw, len)
     }
 
     /// An empty neighbour of the stone on `i` where a stone of `color` would win at once, in
     /// [`NEIGHBOURS`] order.
     ///
-    /// A neighbour whose only arc of `color` is the one holding `i` joins just `i`'s group:
-    /// it wins with that group's border and its own, or by filling a ring, without looking
-    /// for any root but `i`'s. The others take [`Work::would_win_with`]'s whole test.
-    #[inline]
-    fn winning_neighbour(&mut self, i: u16, color: Color) -> Option<u16> {
+    /// The group of `i` does not win (the game would be over), so a neighbour whose only arc
+    /// of `color` is the one holding `i` wins only with its own border (interior cells have
+    /// none) or, under the official rule, by filling a ring. The neighbours whose border
+    /// completes the group's are sought only when all their borders together do (rarely);
+    /// those that need a closer look (two or more arcs, or three own neighbours in a row:
+    /// `closer`, the directions [`Work::closer_around`] gives, found when the stone was
+    /// placed) are looked at one by one, only the empty ones before the first border win. A
+    /// neighbour with more arcs joins `i`'s group, whose root is known, to the groups of its
+    /// other arcs: only those take a search.
+    #[inline(always)]
+    fn winning_neighbour<const OFFICIAL: bool>(
+        &mut self,
+        i: u16,
+        color: Color,
+        closer: u32,
+    ) -> Option<u16> {
         let c = byte(color);
         let root = self.find(i);
         let group = self.d.links[usize::from(root)].group;
         let around = self.d.around[PAD + usize::from(i)];
-        let mut empty = !(around | around >> 8 | around >> 16) & 0x3f;
-        while empty != 0 {
-            let j = i.wrapping_add(self.offsets[empty.trailing_zeros() as usize]);
-            empty &= empty - 1;
-            let arcs = self.arcs_around(j, c);
-            let wins = if arcs >> 48 & 1 == 0 {
-                self.border_wins(group | self.d.links[usize::from(j)].group)
-                    || (self.rule == RingRule::Official
-                        && arcs >> 50 & 1 != 0
-                        && self.may_fill(j, c, arcs)
-                        && self.fills_at(j, c))
-            } else {
-                self.would_win_with(j, color, arcs)
-            };
-            if wins {
+        let empty = !(around | around >> 8 | around >> 16) & 0x3f;
+        // No neighbour's border wins unless all of them together do (mostly not).
+        let border = if self.border_wins(group | self.d.near[usize::from(i)]) {
+            self.border_wins_next_to(i, group) & empty
+        } else {
+            0
+        };
+        // The neighbours before the first border win (all when there is none).
+        let before = (border & border.wrapping_neg()).wrapping_sub(1);
+        let mut closer = closer & empty & before;
+        while closer != 0 {
+            let d = closer.trailing_zeros() as usize;
+            closer &= closer - 1;
+            let j = i.wrapping_add(self.offsets[d]);
+            if self.joins_a_win::<OFFICIAL>(j, d, c, root, group) {
                 return Some(j);
             }
         }
-        None
+        (border != 0).then(|| i.wrapping_add(self.offsets[border.trailing_zeros() as usize]))
+    }
+
+    /// The sets of own neighbours (bit k for the set k, in direction order) of an empty cell
+    /// that [`Work::winning_neighbour`] looks at closer: two or more arcs, and under the
+    /// official rule three own neighbours in a row.
+    const fn closer_sets<const OFFICIAL: bool>() -> u64 {
+        if OFFICIAL { MULTI | FILLS } else { MULTI }
+    }
+
+    /// The directions from the stone on `i` of the neighbours whose sets of neighbours of
+    /// `color` are [`Work::closer_sets`] (whether empty or not).
+    fn closer_around<const OFFICIAL: bool>(&self, i: u16, color: Color) -> u32 {
+        let shift = 8 * u32::from(byte(color) - 1);
+        let mut closer = 0;
+        for (d, &o) in self.offsets.iter().enumerate() {
+            let own = self.d.around[PAD + usize::from(i.wrapping_add(o))] >> shift & 0x3f;
+            closer |= ((Self::closer_sets::<OFFICIAL>() >> own & 1) as u32) << d;
+        }
+        closer
+    }
+
+    /// The directions from `i` of the cells whose corners and edges, with `group`, win.
+    #[inline(never)]
+    fn border_wins_next_to(&self, i: u16, group: u16) -> u32 {
+        let mut border = 0;
+        for (d, &o) in self.offsets.iter().enumerate() {
+            let j = usize::from(i.wrapping_add(o));
+            border |= u32::from(self.border_wins(group | self.d.links[j].group)) << d;
+        }
+        border
+    }
+
+    /// [`Work::winning_neighbour`]'s closer look at the empty cell `j`, in direction `d` from
+    /// a stone of colour byte `c` whose root is `root` and group's corners and edges `group`
+    /// (which do not win with `j`'s own): would a stone there win?
+    #[inline(always)]
+    fn joins_a_win<const OFFICIAL: bool>(
+        &mut self,
+        j: u16,
+        d: usize,
+        c: u8,
+        root: u16,
+        group: u16,
+    ) -> bool {
+        let own = self.d.around[PAD + usize::from(j)] >> (8 * u32::from(c - 1)) & 0x3f;
+        let arcs = self.d.arcs_by_set[own as usize];
+        let mut joined = group;
+        let mut closed = false;
+        if arcs >> 48 & 1 != 0 {
+            let others = self.d.others[own as usize][d];
+            let r2 = self.find(j.wrapping_add(others as u16));
+            closed = r2 == root;
+            joined |= self.d.links[usize::from(r2)].group | self.d.links[usize::from(j)].group;
+            if arcs >> 49 & 1 != 0 {
+                let r3 = self.find(j.wrapping_add((others >> 16) as u16));
+                closed |= (r3 == root) | (r3 == r2);
+                joined |= self.d.links[usize::from(r3)].group;
+            }
+            if self.border_wins(joined) {
+                return true;
+            }
+        }
+        if OFFICIAL {
+            closed || (arcs >> 50 & 1 != 0 && self.may_fill(j, c, arcs) && self.fills_at(j, c))
+        } else {
+            closed && {
+                let own = self.own(&self.around(j), c);
+                self.d.color[PAD + usize::from(j)] = c;
+                let ring = self.encloses_an_empty_cell(j, color_of(c), own);
+                self.d.color[PAD + usize::from(j)] = EMPTY;
+                ring
+            }
+        }
     }
 
     /// Decisive playouts: the [`Work::neighbourhood`] entry of cell `i` for a stone of
@@ -971,46 +1125,50 @@ impl Work<'_> {
         let own = self.own(&around, c);
         self.fills_a_ring(&around, c, own)
     }
-
-    /// Would a stone of `color` on the empty cell `i`, whose neighbourhood entry is `arcs`
-    /// (not 0), complete a structure? (As [`Game`]'s.)
-    fn would_win_with(&mut self, i: u16, color: Color, arcs: u64) -> bool {
-        let c = byte(color);
-        let (_, closed, joined) = self.roots(i, arcs);
-        if self.border_wins(joined) {
-            return true;
-        }
-        match self.rule {
-            RingRule::Official => {
-                closed
-                    || (arcs >> 50 & 1 != 0 && self.may_fill(i, c, arcs) && {
-                        let around = self.around(i);
-                        let own = self.own(&around, c);
-                        self.fills_a_ring(&around, c, own)
-                    })
-            }
-            RingRule::CodeJam => {
-                closed && {
-                    let own = self.own(&self.around(i), c);
-                    self.d.color[PAD + usize::from(i)] = c;
-                    let ring = self.encloses_an_empty_cell(i, color, own);
-                    self.d.color[PAD + usize::from(i)] = EMPTY;
-                    ring
-                }
-            }
-        }
-    }
 }
 
-/// Adds a stone of colour byte `c` on cell `i` to its neighbours' [`Arrays::around`].
+/// Adds a stone of colour byte `c` on cell `i` to its neighbours' [`Arrays::around`], and
+/// returns the directions of the neighbours whose set of own neighbours is then in `sets`
+/// (bit k for the set k, as [`MULTI`]).
 #[inline(always)]
-fn mark_around(d: &mut Arrays, offsets: &[u16; 6], i: u16, c: u8) {
+fn mark_around(d: &mut Arrays, offsets: &[u16; 6], i: u16, c: u8, sets: u64) -> u32 {
+    let shift = 8 * u32::from(c - 1);
+    let mut found = 0;
     for (k, &o) in offsets.iter().enumerate() {
         // Seen from the neighbour in direction k, the stone is in the opposite direction.
         let n = PAD + usize::from(i.wrapping_add(o));
-        d.around[n] |= 1 << (8 * u32::from(c - 1) + ((k as u32 + 3) % 6));
+        let around = d.around[n] | 1 << (shift + (k as u32 + 3) % 6);
+        d.around[n] = around;
+        found |= ((sets >> (around >> shift & 0x3f) & 1) as u32) << k;
     }
+    found
 }
+
+/// Bit k set when the set k of own neighbours (in direction order) makes two or more arcs.
+const MULTI: u64 = {
+    let mut mask = 0;
+    let mut own = 0;
+    while own < 64 {
+        if ARC_STARTS[own].count_ones() >= 2 {
+            mask |= 1 << own;
+        }
+        own += 1;
+    }
+    mask
+};
+
+/// Bit k set when the set k of own neighbours (in direction order) holds three in a row.
+const FILLS: u64 = {
+    let mut mask = 0;
+    let mut own = 0;
+    while own < 64 {
+        if triples(own) != 0 {
+            mask |= 1 << own;
+        }
+        own += 1;
+    }
+    mask
+};
 
 /// Does a group with these corners and edges hold two corners or three edges?
 #[inline(always)]
