@@ -59,12 +59,13 @@ pub const DEFAULT_SIDE: u32 = 8;
 
 /// The agent `bitgames gtp havannah` plays unless told otherwise (a
 /// [`crate::search::AgentSpec`]): UCT with RAVE (k = 200, c = 0.2), decisive rollouts, a
-/// leaf expanded on its second visit, one second a move. On side 6, expanding on the second
-/// visit beat expanding on the first at equal time (60 of 100 games), and with four times the
-/// time this search gains more than the same search with random rollouts (69 against 56 of
-/// 100), which at equal time is about as strong and faster; the matches are in
-/// BENCHMARKS.md.
-pub const DEFAULT_AGENT: &str = "mcts:1s,c=0.2,rave=200,expand=1";
+/// leaf expanded on its second visit, MCTS-Solver, one second a move. On side 6, expanding on
+/// the second visit beat expanding on the first at equal time (60 of 100 games), and with
+/// four times the time this search gains more than the same search with random rollouts (69
+/// against 56 of 100), which at equal time is about as strong and faster. The solver is about
+/// even at equal time (53 of 100) and plays a proven win and avoids a proven loss. The
+/// matches are in BENCHMARKS.md.
+pub const DEFAULT_AGENT: &str = "mcts:1s,c=0.2,rave=200,expand=1,solve=on";
 
 /// The commands, as `list_commands` gives them.
 const COMMANDS: [&str; 19] = [

@@ -254,8 +254,12 @@ impl Node {
 ///   into the UCT value.
 /// - **Threads** ([`MctsConfig::threads`]): root parallelism, one tree per thread, each with
 ///   its own seed and its own tree reuse; the move is chosen on the summed root statistics.
-/// - **Value**: [`Choice::value`] is the chosen move's mean reward, the estimate the
-///   simulator's metrics use as the state evaluation.
+/// - **Solver** ([`MctsConfig::solver`]): proven wins and losses carried up the tree; a
+///   proven win is chosen, a proven loss avoided, and a proven root ends the search
+///   ([`Mcts::proven_winner`]).
+/// - **Value**: [`Choice::value`] is the chosen move's mean reward (with the solver, 1 for a
+///   proven win and 0 for a proven loss), the estimate the simulator's metrics use as the
+///   state evaluation.
 ///
 /// Deterministic for a seed and an iteration budget, whatever the threads' timing.
 pub struct Mcts<G: Position> {
