@@ -836,15 +836,21 @@ mod tests {
 
     const TOKENS: u8 = 6;
 
+    /// The player to move after `ply` moves of the toy games: the first one after an even
+    /// number.
+    fn to_move_after(ply: usize) -> Player {
+        if ply.is_multiple_of(2) {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
     impl Position for FirstWins {
         type Move = u8;
 
         fn to_move(&self) -> Player {
-            if self.taken.len().is_multiple_of(2) {
-                Player::First
-            } else {
-                Player::Second
-            }
+            to_move_after(self.taken.len())
         }
 
         fn outcome(&self) -> Option<Outcome> {
@@ -1146,11 +1152,7 @@ mod tests {
         type Move = u8;
 
         fn to_move(&self) -> Player {
-            if self.taken.len().is_multiple_of(2) {
-                Player::First
-            } else {
-                Player::Second
-            }
+            to_move_after(self.taken.len())
         }
 
         fn outcome(&self) -> Option<Outcome> {
