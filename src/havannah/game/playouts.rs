@@ -424,9 +424,13 @@ impl Playouts {
             for (dir, entry) in others.iter_mut().enumerate() {
                 // The own neighbour is in direction `dir + 3` from the cell.
                 let from = (dir + 3) % 6;
+                *entry = 0;
+                if own >> from & 1 == 0 {
+                    // Not a set seen from an own neighbour in that direction: never read.
+                    continue;
+                }
                 let mut starts = ARC_STARTS[own];
                 let mut k = 0;
-                *entry = 0;
                 while starts != 0 {
                     let s = starts.trailing_zeros() as usize;
                     starts &= starts - 1;
