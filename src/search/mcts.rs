@@ -401,16 +401,15 @@ impl<G: Position> Mcts<G> {
             let start = (child.visits, child.reward, child.proof);
             self.helpers.iter().fold(start, |(v, r, proof), h| {
                 let root = h.nodes[0];
-                let mut theirs = root.first as usize..(root.first + root.count) as usize;
-                match theirs.find(|&c| h.heads[c].key == key) {
-                    Some(c) => {
-                        let theirs = &h.nodes[c];
+                let mut range = root.first as usize..(root.first + root.count) as usize;
+                match range.find(|&c| h.heads[c].key == key).map(|c| &h.nodes[c]) {
+                    Some(same) => {
                         let proof = if proof == Proof::Open {
-                            theirs.proof
+                            same.proof
                         } else {
                             proof
                         };
-                        (v + theirs.visits, r + theirs.reward, proof)
+                        (v + same.visits, r + same.reward, proof)
                     }
                     None => (v, r, proof),
                 }
@@ -419,15 +418,10 @@ impl<G: Position> Mcts<G> {
         // A move proven to win first, then the open moves, a proven loss last; then the most
         // visited, the most rewarded.
         let rank =
-            |&(v, r, proof): &(u32, f32, Proof)| (proof == Proof::Win, proof != Proof::Loss, v, r);
+            |&(v, _, proof): &(u32, f32, Proof)| (proof == Proof::Win, proof != Proof::Loss, v);
         let (best, summary) = children
             .map(|i| (i, summed(i)))
-            .max_by(|(_, a), (_, b)| {
-                let (a, b) = (rank(a), rank(b));
-                (a.0, a.1, a.2)
-                    .cmp(&(b.0, b.1, b.2))
-                    .then(a.3.total_cmp(&b.3))
-            })
+            .max_by(|(_, a), (_, b)| rank(a).cmp(&rank(b)).then(a.1.total_cmp(&b.1)))
             .expect("an undecided position has a move");
         let (visits, reward, proof) = summary;
         let value = match proof {
