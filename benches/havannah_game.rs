@@ -1,6 +1,6 @@
 //! Throughput of the two-player Havannah engine: random playouts to the end with win
 //! detection on side 8 (playouts/s and moves/s; listing the empty cells and drawing the moves
-//! included), decisive playouts, play + undo pairs in a mid-game position, and MCTS
+//! included), decisive and bridge-saving playouts, play + undo pairs in a mid-game position, and MCTS
 //! iterations per second on sides 4, 6, 8 and 10 (the sides of morat's published figures),
 //! the GTP engine's default search among them.
 //!
@@ -19,16 +19,16 @@ const PLAYOUTS: u64 = 1000;
 
 /// Plays a fixed batch of random games from the empty board; returns the moves and the
 /// number of games won by White, Black and drawn.
-fn batch(game: &mut Game, decisive: bool) -> (u64, [u64; 3]) {
+fn batch(game: &mut Game, policy: Rollout) -> (u64, [u64; 3]) {
     let mut rng = Rng::new(42);
     let mut moves = 0;
     let mut tally = [0; 3];
     for _ in 0..PLAYOUTS {
         game.reset();
-        let outcome = if decisive {
-            game.playout_decisive(&mut rng)
-        } else {
-            game.playout(&mut rng)
+        let outcome = match policy {
+            Rollout::Random => game.playout(&mut rng),
+            Rollout::Decisive => game.playout_decisive(&mut rng),
+            Rollout::Bridges => game.playout_bridges(&mut rng),
         };
         moves += u64::from(game.moves_played());
         tally[match outcome {
@@ -41,15 +41,15 @@ fn batch(game: &mut Game, decisive: bool) -> (u64, [u64; 3]) {
 
 /// [`batch`] on the dense playout engine: the same games from the empty `game`, which stays
 /// empty.
-fn dense_batch(game: &Game, playouts: &mut Playouts, decisive: bool) -> (u64, [u64; 3]) {
+fn dense_batch(game: &Game, playouts: &mut Playouts, policy: Rollout) -> (u64, [u64; 3]) {
     let mut rng = Rng::new(42);
     let mut moves = 0;
     let mut tally = [0; 3];
     for _ in 0..PLAYOUTS {
-        let outcome = if decisive {
-            playouts.decisive(game, &mut rng)
-        } else {
-            playouts.random(game, &mut rng)
+        let outcome = match policy {
+            Rollout::Random => playouts.random(game, &mut rng),
+            Rollout::Decisive => playouts.decisive(game, &mut rng),
+            Rollout::Bridges => playouts.bridges(game, &mut rng),
         };
         moves += playouts.played() as u64;
         tally[match outcome {
@@ -62,32 +62,33 @@ fn dense_batch(game: &Game, playouts: &mut Playouts, decisive: bool) -> (u64, [u
 
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("havannah_playouts");
-    for (name, rule, decisive) in [
-        ("s8", RingRule::Official, false),
-        ("s8_code_jam", RingRule::CodeJam, false),
-        ("s8_decisive", RingRule::Official, true),
+    for (name, rule, policy) in [
+        ("s8", RingRule::Official, Rollout::Random),
+        ("s8_code_jam", RingRule::CodeJam, Rollout::Random),
+        ("s8_decisive", RingRule::Official, Rollout::Decisive),
+        ("s8_bridges", RingRule::Official, Rollout::Bridges),
     ] {
         let mut game = Game::with_rules(8, Rules::default().ring(rule)).unwrap();
-        let (moves, tally) = batch(&mut game, decisive);
+        let (moves, tally) = batch(&mut game, policy);
         // Every game ends, both colours win some.
         assert_eq!(tally.iter().sum::<u64>(), PLAYOUTS);
         assert!(tally[0] > 0 && tally[1] > 0, "{tally:?}");
         assert!(moves > PLAYOUTS * 10 && moves < PLAYOUTS * 169, "{moves}");
         group.throughput(Throughput::Elements(PLAYOUTS));
         group.bench_function(format!("{name}_playouts"), |b| {
-            b.iter(|| assert_eq!(batch(black_box(&mut game), decisive), (moves, tally)))
+            b.iter(|| assert_eq!(batch(black_box(&mut game), policy), (moves, tally)))
         });
         group.throughput(Throughput::Elements(moves));
         group.bench_function(format!("{name}_moves"), |b| {
-            b.iter(|| assert_eq!(batch(black_box(&mut game), decisive).0, moves))
+            b.iter(|| assert_eq!(batch(black_box(&mut game), policy).0, moves))
         });
         // The dense engine plays exactly the same games.
         game.reset();
         let mut dense = Playouts::new();
-        assert_eq!(dense_batch(&game, &mut dense, decisive), (moves, tally));
+        assert_eq!(dense_batch(&game, &mut dense, policy), (moves, tally));
         group.throughput(Throughput::Elements(PLAYOUTS));
         group.bench_function(format!("{name}_dense_playouts"), |b| {
-            b.iter(|| assert_eq!(dense_batch(black_box(&game), &mut dense, decisive).0, moves))
+            b.iter(|| assert_eq!(dense_batch(black_box(&game), &mut dense, policy).0, moves))
         });
     }
     group.finish();

@@ -8,6 +8,7 @@ use bitgames::havannah::{
     Cell, Color, Game, Move, Outcome, PlayError, Playouts, RingRule, Rules, Wins,
 };
 use bitgames::rng::Rng;
+use bitgames::search::Rollout;
 use proptest::prelude::*;
 
 mod common;
@@ -620,21 +621,21 @@ proptest! {
 /// the same generator, the same moves and the same outcome, random and decisive, both ring
 /// rules. (`Playouts` reads the game through `&Game`, so it cannot change it.)
 fn playouts_agree(start: &Game, seed: u64, playouts: &mut Playouts) -> Result<(), TestCaseError> {
-    for decisive in [false, true] {
+    for policy in [Rollout::Random, Rollout::Decisive, Rollout::Bridges] {
         let mut game = start.clone();
         let mut rng = Rng::new(seed);
-        let expected = if decisive {
-            game.playout_decisive(&mut rng)
-        } else {
-            game.playout(&mut rng)
+        let expected = match policy {
+            Rollout::Random => game.playout(&mut rng),
+            Rollout::Decisive => game.playout_decisive(&mut rng),
+            Rollout::Bridges => game.playout_bridges(&mut rng),
         };
         let mut fast_rng = Rng::new(seed);
-        let outcome = if decisive {
-            playouts.decisive(start, &mut fast_rng)
-        } else {
-            playouts.random(start, &mut fast_rng)
+        let outcome = match policy {
+            Rollout::Random => playouts.random(start, &mut fast_rng),
+            Rollout::Decisive => playouts.decisive(start, &mut fast_rng),
+            Rollout::Bridges => playouts.bridges(start, &mut fast_rng),
         };
-        prop_assert_eq!(outcome, expected, "decisive: {}\n{:?}", decisive, start);
+        prop_assert_eq!(outcome, expected, "{:?}\n{:?}", policy, start);
         let moves: Vec<Move> = game.history().skip(start.moves_played() as usize).collect();
         prop_assert_eq!(playouts.played(), moves.len());
         prop_assert_eq!(playouts.moves().collect::<Vec<_>>(), moves);
@@ -642,6 +643,58 @@ fn playouts_agree(start: &Game, seed: u64, playouts: &mut Playouts) -> Result<()
         prop_assert_eq!(fast_rng.next_u64(), rng.next_u64());
     }
     Ok(())
+}
+
+/// The first move of a playout from `start` with `policy`, on the game and on the dense
+/// arrays (which must agree).
+fn first_playout_move(start: &Game, policy: Rollout, seed: u64) -> Move {
+    let mut game = start.clone();
+    let mut rng = Rng::new(seed);
+    match policy {
+        Rollout::Random => game.playout(&mut rng),
+        Rollout::Decisive => game.playout_decisive(&mut rng),
+        Rollout::Bridges => game.playout_bridges(&mut rng),
+    };
+    let first = game.history().nth(start.moves_played() as usize).unwrap();
+    let mut playouts = Playouts::new();
+    let mut rng = Rng::new(seed);
+    match policy {
+        Rollout::Random => playouts.random(start, &mut rng),
+        Rollout::Decisive => playouts.decisive(start, &mut rng),
+        Rollout::Bridges => playouts.bridges(start, &mut rng),
+    };
+    assert_eq!(playouts.moves().next(), Some(first));
+    first
+}
+
+/// White's bridge (3, 3)–(4, 5) over (4, 4) and (3, 4), and a bridge of White's stone (2, 3)
+/// to the edge over (1, 2) and (1, 3): Black probes one, and the bridge playouts take the
+/// other cell at once, whatever the generator; the decisive ones do not.
+#[test]
+fn bridge_playouts_answer_a_probe() {
+    for (white, probe, answer) in [
+        ([(3, 3), (4, 5)], (4, 4), (3, 4)),
+        ([(3, 3), (4, 5)], (3, 4), (4, 4)),
+        ([(2, 3), (9, 4)], (1, 3), (1, 2)),
+    ] {
+        let mut start = Game::new(6).unwrap();
+        for (w, b) in [(white[0], (9, 9)), (white[1], probe)] {
+            start.play(w.0, w.1).unwrap();
+            start.play(b.0, b.1).unwrap();
+        }
+        let answer = Move::Place(Cell::new(answer.0, answer.1));
+        let mut decisive_elsewhere = 0;
+        for seed in 0..40 {
+            assert_eq!(
+                first_playout_move(&start, Rollout::Bridges, seed),
+                answer,
+                "{start:?}"
+            );
+            decisive_elsewhere +=
+                usize::from(first_playout_move(&start, Rollout::Decisive, seed) != answer);
+        }
+        assert!(decisive_elsewhere > 30, "{decisive_elsewhere}");
+    }
 }
 
 proptest! {

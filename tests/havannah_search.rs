@@ -213,25 +213,50 @@ impl Position for InPlace {
     fn playout_decisive(&mut self, rng: &mut bitgames::rng::Rng) -> bitgames::search::Outcome {
         Position::playout_decisive(&mut self.0, rng)
     }
+    fn priors(&self, moves: &[Move], out: &mut [u8]) {
+        Position::priors(&self.0, moves, out)
+    }
+    /// On the game itself, the moves left in its history (the trait's default), with the
+    /// game's own bridge playouts.
+    fn rollout(
+        &mut self,
+        policy: bitgames::search::Rollout,
+        rng: &mut bitgames::rng::Rng,
+        moves: Option<&mut Vec<u32>>,
+    ) -> bitgames::search::Outcome {
+        use bitgames::search::Rollout;
+        if let Some(moves) = moves {
+            moves.clear();
+        }
+        match policy {
+            Rollout::Random => self.playout(rng),
+            Rollout::Decisive => self.playout_decisive(rng),
+            Rollout::Bridges => self.0.playout_bridges(rng).into(),
+        }
+    }
 }
 
 /// The rollouts on a copy give the search exactly what rollouts on the game give: the same
-/// move, value, visits and tree, with and without RAVE, random and decisive rollouts, both
-/// ring rules, over several moves of one game (tree reuse included).
+/// move, value, visits and tree, with and without RAVE, random, decisive and bridge-saving
+/// rollouts, with and without priors, both ring rules, over several moves of one game (tree
+/// reuse included).
 #[test]
 fn rollouts_on_a_copy_search_exactly_as_rollouts_on_the_game() {
     use bitgames::havannah::{RingRule, Rules};
     use bitgames::search::Rollout;
-    for (rule, rollout, rave) in [
-        (RingRule::Official, Rollout::Random, 0.0),
-        (RingRule::Official, Rollout::Decisive, 200.0),
-        (RingRule::CodeJam, Rollout::Decisive, 1000.0),
-        (RingRule::CodeJam, Rollout::Random, 200.0),
+    for (rule, rollout, rave, prior) in [
+        (RingRule::Official, Rollout::Random, 0.0, 0.0),
+        (RingRule::Official, Rollout::Decisive, 200.0, 0.0),
+        (RingRule::CodeJam, Rollout::Decisive, 1000.0, 0.0),
+        (RingRule::CodeJam, Rollout::Random, 200.0, 0.0),
+        (RingRule::Official, Rollout::Bridges, 200.0, 0.01),
+        (RingRule::CodeJam, Rollout::Bridges, 0.0, 0.01),
     ] {
         let config = MctsConfig {
             budget: Budget::Iterations(1500),
             rollout,
             rave,
+            prior,
             ..MctsConfig::default()
         };
         let mut game = Game::with_rules(5, Rules::default().ring(rule)).unwrap();
@@ -352,4 +377,66 @@ fn the_solver_proves_only_exact_values() {
         "{proven:?} of {searched}"
     );
     assert!(proven[0] > 0 && proven[1] > 0, "{proven:?}");
+}
+
+/// The prior knowledge, by hand: 20 for each corner and edge the stone's group would touch,
+/// 25 for the answer to a probe of a bridge.
+#[test]
+fn priors_count_borders_and_bridge_answers() {
+    let mut game = Game::new(6).unwrap();
+    // White's bridge (3, 3)–(4, 5), probed by Black on (4, 4); White's stone (2, 1) on the
+    // edge y = 1.
+    for (x, y) in [(3, 3), (9, 9), (2, 1), (10, 10), (4, 5), (4, 4)] {
+        game.play(x, y).unwrap();
+    }
+    let cells = [
+        ((3, 4), 25), // the bridge's other cell, an inside cell
+        ((5, 5), 0),  // next to White's group, inside
+        ((1, 1), 40), // a corner, joined to (2, 1) on the edge y = 1
+        ((1, 3), 20), // the edge x = 1
+        ((2, 2), 20), // inside, joined to (2, 1) on the edge y = 1
+        ((1, 2), 20), // the edge x = 1, not next to (2, 1)
+    ];
+    let moves: Vec<Move> = cells
+        .iter()
+        .map(|&((x, y), _)| Move::Place(Cell::new(x, y)))
+        .collect();
+    let mut out = vec![0xff; moves.len()];
+    Position::priors(&game, &moves, &mut out);
+    let want: Vec<u8> = cells.iter().map(|&(_, p)| p).collect();
+    assert_eq!(out, want);
+    // Black to move has no bridge to save: (3, 4) is just an inside cell for Black.
+    game.play(6, 6).unwrap();
+    let mut out = vec![0xff; 1];
+    Position::priors(&game, &[Move::Place(Cell::new(3, 4))], &mut out);
+    assert_eq!(out, [0]);
+}
+
+/// The priors steer the search: with a large weight and few iterations, the move the
+/// knowledge favours is searched far more than without it.
+#[test]
+fn priors_steer_the_search() {
+    const ITERATIONS: u32 = 200;
+    let mut game = Game::new(6).unwrap();
+    for (x, y) in [(3, 3), (9, 9), (4, 5), (4, 4)] {
+        game.play(x, y).unwrap();
+    }
+    let answer = Move::Place(Cell::new(3, 4));
+    let chosen = |prior: f32| {
+        let config = MctsConfig {
+            budget: Budget::Iterations(ITERATIONS),
+            rave: 200.0,
+            exploration: 0.2,
+            prior,
+            ..MctsConfig::default()
+        };
+        (0..20)
+            .filter(|&seed| Mcts::new(config.clone(), seed).choose(&game).mv == answer)
+            .count()
+    };
+    let (with, without) = (chosen(0.01), chosen(0.0));
+    assert!(
+        with >= 2 * without.max(3),
+        "with priors {with} of 20, without {without}"
+    );
 }

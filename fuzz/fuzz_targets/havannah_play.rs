@@ -5,7 +5,7 @@
 //! a refused move must leave the game unchanged, and after an undo the game must equal a replay
 //! of its history from an empty board. At the end, `winning_cell` must find
 //! a win for each colour exactly when trying every empty cell with `wins_with` finds one, and
-//! `Playouts` (random and decisive) from the final position must play the moves and reach the
+//! `Playouts` (random, decisive and bridge-saving) from the final position must play the moves and reach the
 //! outcome of the game's own playouts with the same generator, an outcome the reference
 //! confirms by replaying those moves (on sides up to 4).
 #![no_main]
@@ -14,6 +14,7 @@ use arbitrary::Arbitrary;
 use bitgames::havannah::reference::Reference;
 use bitgames::havannah::{Color, Game, Move, Playouts, RingRule, Rules};
 use bitgames::rng::Rng;
+use bitgames::search::Rollout;
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Debug, Arbitrary)]
@@ -114,19 +115,21 @@ fuzz_target!(|input: Input| {
         }
     }
     let mut playouts = Playouts::new();
-    for decisive in [false, true] {
+    for policy in [Rollout::Random, Rollout::Decisive, Rollout::Bridges] {
         let mut copy = game.clone();
-        let expected = if decisive {
-            copy.playout_decisive(&mut Rng::new(input.seed))
-        } else {
-            copy.playout(&mut Rng::new(input.seed))
+        let mut rng = Rng::new(input.seed);
+        let expected = match policy {
+            Rollout::Random => copy.playout(&mut rng),
+            Rollout::Decisive => copy.playout_decisive(&mut rng),
+            Rollout::Bridges => copy.playout_bridges(&mut rng),
         };
-        let outcome = if decisive {
-            playouts.decisive(&game, &mut Rng::new(input.seed))
-        } else {
-            playouts.random(&game, &mut Rng::new(input.seed))
+        let mut rng = Rng::new(input.seed);
+        let outcome = match policy {
+            Rollout::Random => playouts.random(&game, &mut rng),
+            Rollout::Decisive => playouts.decisive(&game, &mut rng),
+            Rollout::Bridges => playouts.bridges(&game, &mut rng),
         };
-        assert_eq!(outcome, expected, "decisive: {decisive}");
+        assert_eq!(outcome, expected, "{policy:?}");
         let moves: Vec<Move> = playouts.moves().collect();
         let played: Vec<Move> = copy.history().skip(game.moves_played() as usize).collect();
         assert_eq!(moves, played);

@@ -42,7 +42,8 @@ pub struct GtpArgs {
     game: GtpGame,
     /// The agent that chooses the engine's moves: `random`, `greedy` (win at once, else block,
     /// else random) or `mcts:<iterations>` / `mcts:<seconds>s` with options `,c=`, `,rave=`,
-    /// `,rollout=decisive|random`, `,expand=`, `,nodes=`, `,solve=on|off`, `,threads=`.
+    /// `,rollout=decisive|random|bridges`, `,expand=`, `,nodes=`, `,solve=on|off`, `,prior=`,
+    /// `,threads=`.
     #[arg(long, default_value = DEFAULT_AGENT, value_parser = super::simulate::parse_agent)]
     agent: AgentSpec,
     /// The seed of the agent's random choices.

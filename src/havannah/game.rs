@@ -526,6 +526,56 @@ impl Game {
         }
     }
 
+    /// The search's prior knowledge ([`crate::search::Position::priors`]), the two kinds the
+    /// morat engine uses by default, with its weights: for each of `moves`, 20 for each corner
+    /// and edge that the group a stone there would make touches, and 25 when the move answers
+    /// a probe of a bridge (the opponent's last stone on one of the two cells between two
+    /// stones of the player to move, or between such a stone and the edge of the board; the
+    /// move takes the other), at most 255. A swap gets 0.
+    pub(crate) fn priors(&self, moves: &[Move], out: &mut [u8]) {
+        let me = self.to_move();
+        let replies = self.bridge_replies(me);
+        for (out, &mv) in out.iter_mut().zip(moves) {
+            let Move::Place(cell) = mv else {
+                *out = 0;
+                continue;
+            };
+            let around = self.cells.around(self.board, cell);
+            let mut own = 0u32;
+            for (d, &slot) in around.iter().enumerate() {
+                if slot < OFF_BOARD && slot_color(slot) == me {
+                    own |= 1 << d;
+                }
+            }
+            let mut joined = self.cells.border(self.board, cell);
+            let mut starts = u32::from(ARC_STARTS[own as usize]);
+            while starts != 0 {
+                let d = starts.trailing_zeros() as usize;
+                starts &= starts - 1;
+                joined = joined.with(self.stones[self.find(around[d] >> 1) as usize].border);
+            }
+            let reply = replies.contains(&Some(cell));
+            let bonus = 20 * (joined.corners() + joined.edges()) + if reply { 25 } else { 0 };
+            *out = bonus.min(255) as u8;
+        }
+    }
+
+    /// The cells that answer the opponent's last stone where it probes a bridge of `me`: its
+    /// empty neighbours whose two neighbours next to them around it hold `me`'s stones or are
+    /// off the board.
+    fn bridge_replies(&self, me: Color) -> [Option<Cell>; 6] {
+        let mut replies = [None; 6];
+        if let Some(Move::Place(last)) = self.history.last().map(|r| r.played) {
+            let mask = self.bridge_mask(last, me);
+            for (d, reply) in replies.iter_mut().enumerate() {
+                if mask >> d & 1 != 0 {
+                    *reply = last.neighbour(d);
+                }
+            }
+        }
+        replies
+    }
+
     /// The cell (x, y) if a stone may go there now.
     #[inline(always)]
     fn check(&self, x: u32, y: u32) -> Result<Cell, PlayError> {
@@ -763,6 +813,31 @@ impl Game {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn playout_decisive(&mut self, rng: &mut Rng) -> Outcome {
+        self.playout_with(rng, false)
+    }
+
+    /// [`Game::playout_decisive`] that also saves bridges: when neither player has a win next
+    /// to the last stones, and the opponent's last stone probes a bridge of the mover (it is
+    /// on one of the two empty cells between two of the mover's stones, or between one and the
+    /// edge of the board), the mover takes the other cell; else a random empty cell. Several
+    /// such cells are taken in direction order ([`NEIGHBOURS`]) from direction `ply mod 6`,
+    /// `ply` being the moves played, so that no direction is preferred. (The morat engine's
+    /// `rolloutpattern`.)
+    ///
+    /// ```
+    /// use bitgames::havannah::{Game, Outcome};
+    /// use bitgames::rng::Rng;
+    /// let mut game = Game::new(6)?;
+    /// let outcome = game.playout_bridges(&mut Rng::new(3));
+    /// assert_eq!(game.outcome(), Some(outcome));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn playout_bridges(&mut self, rng: &mut Rng) -> Outcome {
+        self.playout_with(rng, true)
+    }
+
+    /// [`Game::playout_decisive`], and with `bridges` [`Game::playout_bridges`].
+    fn playout_with(&mut self, rng: &mut Rng, bridges: bool) -> Outcome {
         if let Some(outcome) = self.outcome {
             return outcome;
         }
@@ -788,7 +863,12 @@ impl Game {
             } else {
                 last[them as usize].and_then(|c| self.winning_neighbour(c, them))
             };
-            let j = match mine.or(theirs) {
+            let reply = if bridges && mine.is_none() && theirs.is_none() {
+                last[them as usize].and_then(|c| self.bridge_reply(c, me))
+            } else {
+                None
+            };
+            let j = match mine.or(theirs).or(reply) {
                 Some(cell) => match empty[i..].iter().position(|&e| e == cell) {
                     Some(k) => i + k,
                     None => unreachable!("an empty cell is in the list of empty cells"),
@@ -805,6 +885,34 @@ impl Game {
         }
         self.empty = empty;
         outcome.unwrap_or(Outcome::Draw)
+    }
+
+    /// The directions from `last` of its empty neighbours that answer a probe of a bridge of
+    /// `me` by the stone on `last`: those whose two neighbours next to them around `last` hold
+    /// a stone of `me` or are off the board (bit d for direction d).
+    fn bridge_mask(&self, last: Cell, me: Color) -> u32 {
+        let around = self.cells.around(self.board, last);
+        let (mut empty, mut holds) = (0u32, 0u32);
+        for (d, &slot) in around.iter().enumerate() {
+            if slot == EMPTY {
+                empty |= 1 << d;
+            } else if slot == OFF_BOARD || (slot < OFF_BOARD && slot_color(slot) == me) {
+                holds |= 1 << d;
+            }
+        }
+        // Bit d of the first: d − 1 holds; of the second: d + 1 holds.
+        empty & (holds << 1 | holds >> 5) & (holds >> 1 | holds << 5) & 0x3f
+    }
+
+    /// [`Game::playout_bridges`]' answer to the stone on `last`, for `me`.
+    fn bridge_reply(&self, last: Cell, me: Color) -> Option<Cell> {
+        let replies = self.bridge_mask(last, me);
+        if replies == 0 {
+            return None;
+        }
+        let from = self.history.len() as u32 % 6;
+        let d = (from + ((replies | replies << 6) >> from).trailing_zeros()) % 6;
+        last.neighbour(d as usize)
     }
 
     /// The newest stone of each colour, White then Black (the decisive playouts look next to

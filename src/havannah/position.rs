@@ -117,6 +117,12 @@ impl search::Position for Game {
         self.winning_cell(player.into()).map(Move::Place)
     }
 
+    /// Stones that touch more corners and edges, and answers to a probe of a bridge
+    /// ([`Game`]'s `priors`).
+    fn priors(&self, moves: &[Move], out: &mut [u8]) {
+        Game::priors(self, moves, out);
+    }
+
     fn playout(&mut self, rng: &mut Rng) -> search::Outcome {
         Game::playout(self, rng).into()
     }
@@ -139,6 +145,7 @@ impl search::Position for Game {
             }
             return match policy {
                 Rollout::Decisive => Game::playout_decisive(self, rng),
+                Rollout::Bridges => Game::playout_bridges(self, rng),
                 Rollout::Random => Game::playout(self, rng),
             }
             .into();
@@ -146,6 +153,7 @@ impl search::Position for Game {
         let mut playouts = self.scratch.0.take().unwrap_or_default();
         let outcome = match policy {
             Rollout::Decisive => playouts.decisive(self, rng),
+            Rollout::Bridges => playouts.bridges(self, rng),
             Rollout::Random => playouts.random(self, rng),
         };
         if let Some(moves) = moves {

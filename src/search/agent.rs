@@ -18,11 +18,13 @@ pub const MAX_THREADS: u32 = 256;
 ///   immediate win, else a random move;
 /// - `mcts:N` (N iterations a move, `2k` = 2000) or `mcts:Ts` (T seconds a move, `0.5s`),
 ///   optionally followed by `,c=C` (the UCT exploration constant, default 0.7),
-///   `,rollout=decisive|random` (default decisive), `,rave=K` (RAVE's equivalence parameter,
+///   `,rollout=decisive|random|bridges` (default decisive; `bridges` also answers a probe of a
+///   bridge in Havannah), `,rave=K` (RAVE's equivalence parameter,
 ///   default 0: no RAVE), `,expand=E` (the visits a leaf has before it is expanded, default
 ///   0), `,nodes=N` (the most nodes a tree holds, `4M` = 4·2²⁰, default 16M), `,solve=on|off`
-///   (MCTS-Solver: proven wins and losses, default off) and `,threads=T` (root-parallel
-///   trees, default 1); see [`MctsConfig`].
+///   (MCTS-Solver: proven wins and losses, default off), `,prior=W` (the weight of the game's
+///   prior knowledge, default 0: none) and `,threads=T` (root-parallel trees, default 1); see
+///   [`MctsConfig`].
 ///
 /// ```
 /// use bitgames::search::AgentSpec;
@@ -59,8 +61,8 @@ impl fmt::Display for SpecError {
             f,
             "agent `{}`: {}; expected random, greedy, mcts:<iterations> (e.g. mcts:2000, \
              mcts:2k) or mcts:<seconds>s (e.g. mcts:0.5s), optionally with ,c=<exploration>, \
-             ,rollout=decisive|random, ,rave=<k>, ,expand=<visits>, ,nodes=<n> (e.g. 4M), \
-             ,solve=on|off and ,threads=<n>",
+             ,rollout=decisive|random|bridges, ,rave=<k>, ,expand=<visits>, ,nodes=<n> (e.g. 4M), \
+             ,solve=on|off, ,prior=<weight> and ,threads=<n>",
             self.spec, self.problem
         )
     }
@@ -126,11 +128,16 @@ impl FromStr for AgentSpec {
                         )));
                     }
                 },
+                Some(("prior", w)) => match w.parse::<f32>() {
+                    Ok(w) if w.is_finite() && w >= 0.0 => config.prior = w,
+                    _ => return Err(fail(format!("prior = `{w}` is not a number >= 0"))),
+                },
                 Some(("solve", "on")) => config.solver = true,
                 Some(("solve", "off")) => config.solver = false,
                 Some(("solve", v)) => return Err(fail(format!("solve = `{v}` is not on or off"))),
                 Some(("rollout", "decisive")) => config.rollout = Rollout::Decisive,
                 Some(("rollout", "random")) => config.rollout = Rollout::Random,
+                Some(("rollout", "bridges")) => config.rollout = Rollout::Bridges,
                 _ => return Err(fail(format!("unknown option `{option}`"))),
             }
         }
@@ -198,8 +205,11 @@ impl fmt::Display for AgentSpec {
                 if c.exploration != default.exploration {
                     write!(f, ",c={}", c.exploration)?;
                 }
-                if c.rollout != default.rollout {
-                    f.write_str(",rollout=random")?;
+                match c.rollout {
+                    _ if c.rollout == default.rollout => {}
+                    Rollout::Random => f.write_str(",rollout=random")?,
+                    Rollout::Bridges => f.write_str(",rollout=bridges")?,
+                    Rollout::Decisive => f.write_str(",rollout=decisive")?,
                 }
                 if c.rave != default.rave {
                     write!(f, ",rave={}", c.rave)?;
@@ -216,6 +226,9 @@ impl fmt::Display for AgentSpec {
                 }
                 if c.solver != default.solver {
                     f.write_str(if c.solver { ",solve=on" } else { ",solve=off" })?;
+                }
+                if c.prior != default.prior {
+                    write!(f, ",prior={}", c.prior)?;
                 }
                 if c.threads != default.threads {
                     write!(f, ",threads={}", c.threads)?;

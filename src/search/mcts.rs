@@ -29,6 +29,10 @@ pub enum Rollout {
     Decisive,
     /// Uniformly random moves ([`Position::playout`]).
     Random,
+    /// [`Rollout::Decisive`], and in Havannah a probe of a bridge answered
+    /// ([`crate::havannah::Game::playout_bridges`]); in other games the same as
+    /// [`Rollout::Decisive`].
+    Bridges,
 }
 
 /// The settings of a search.
@@ -75,11 +79,17 @@ pub struct MctsConfig {
     /// Code Jam ring rule a stone on the last empty cell inside a ring about to close defends
     /// too, which such a proof misses.
     pub solver: bool,
+    /// The weight of the game's prior knowledge ([`Position::priors`]), 0 for none: a move with
+    /// a bonus `p` (0 to 255) adds `prior · p / sqrt(max(n, 1))` to its value after `n` visits,
+    /// as the morat engine adds its knowledge (`0.01` there). Its value without visits but
+    /// with AMAF statistics (RAVE) has the full bonus; a move with neither is still taken
+    /// first. The position is asked once per expansion with more than one child.
+    pub prior: f32,
 }
 
 impl Default for MctsConfig {
     /// 1000 iterations, c = 0.7, decisive rollouts, up to 2²⁴ nodes, leaves expanded the first
-    /// time they are reached, no RAVE, one thread, no solver.
+    /// time they are reached, no RAVE, one thread, no solver, no prior knowledge.
     fn default() -> MctsConfig {
         MctsConfig {
             budget: Budget::Iterations(1000),
@@ -90,6 +100,7 @@ impl Default for MctsConfig {
             rave: 0.0,
             threads: 1,
             solver: false,
+            prior: 0.0,
         }
     }
 }
@@ -133,6 +144,8 @@ struct Node {
     /// The solver's proof; a proven node's [`Head::value`] is +∞ (a win, taken first) or −∞ (a
     /// loss, taken last) and stays so.
     proof: Proof,
+    /// The move's prior bonus ([`Position::priors`], [`MctsConfig::prior`]).
+    prior: u8,
 }
 
 /// What a scan of a node's children reads of each, kept in an arena of its own beside the
@@ -175,6 +188,7 @@ impl Default for Node {
             beta: 1.0,
             base: 0.0,
             proof: Proof::Open,
+            prior: 0,
         }
     }
 }
@@ -185,14 +199,25 @@ impl Node {
         self.count > 0
     }
 
-    /// Recomputes the node's [`Head::value`] and [`Head::explore`] from its statistics, for
-    /// RAVE's equivalence parameter `k` (0 for plain UCT).
+    /// The prior bonus after `n` visits, for the weight `w` ([`MctsConfig::prior`]).
     #[inline]
-    fn refresh(&mut self, head: &mut Head, k: f32) {
+    fn bonus(&self, w: f32) -> f32 {
+        if self.prior == 0 {
+            0.0
+        } else {
+            w * f32::from(self.prior) / (self.visits.max(1) as f32).sqrt()
+        }
+    }
+
+    /// Recomputes the node's [`Head::value`] and [`Head::explore`] from its statistics, for
+    /// RAVE's equivalence parameter `k` (0 for plain UCT) and the prior's weight `w`.
+    #[inline]
+    fn refresh(&mut self, head: &mut Head, k: f32, w: f32) {
         if self.proof != Proof::Open {
             return;
         }
         let (n, na) = (self.visits as f32, self.amaf_visits as f32);
+        let bonus = self.bonus(w);
         let q = if self.visits == 0 {
             0.0
         } else {
@@ -210,12 +235,12 @@ impl Node {
             } else {
                 (k / (3.0 * n + k)).sqrt()
             };
-            self.base = (1.0 - self.beta) * q;
+            self.base = (1.0 - self.beta) * q + bonus;
             head.value = if self.amaf_visits > 0 {
                 self.base + self.beta * qa
             } else if self.visits > 0 {
                 // β = 0 without AMAF statistics.
-                q
+                q + bonus
             } else {
                 f32::INFINITY
             };
@@ -223,13 +248,14 @@ impl Node {
         } else if self.visits == 0 {
             *head = Head::new(head.key as usize);
         } else {
-            head.value = q;
+            head.value = q + bonus;
             head.explore = 1.0 / n.sqrt();
         }
     }
 
     /// [`Node::refresh`] after an AMAF update (RAVE), which changes only `q̃`: the same value
-    /// from the β and `(1 − β)·q` the last visit left, with one division.
+    /// from the β and `(1 − β)·q` (and the prior's bonus) the last visit left, with one
+    /// division.
     #[inline]
     fn refresh_amaf(&self, head: &mut Head) {
         if self.proof == Proof::Open {
@@ -287,6 +313,8 @@ pub struct Mcts<G: Position> {
     last: Vec<[u32; 2]>,
     /// RAVE: the children of one node that an iteration's update counts.
     hits: Vec<u32>,
+    /// The prior bonuses of an expansion's moves.
+    priors: Vec<u8>,
     /// The other threads' searches (root parallelism).
     helpers: Vec<Mcts<G>>,
 }
@@ -310,6 +338,7 @@ impl<G: Position> Mcts<G> {
             rollout_moves: Vec::new(),
             last: Vec::new(),
             hits: Vec::new(),
+            priors: Vec::new(),
             helpers: Vec::new(),
         }
     }
@@ -624,12 +653,12 @@ impl<G: Position> Mcts<G> {
             outcome.reward(root_player),
             outcome.reward(root_player.other()),
         );
-        let k = self.config.rave;
+        let (k, w) = (self.config.rave, self.config.prior);
         for (depth, &i) in self.path.iter().enumerate() {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
             node.reward += if depth % 2 == 1 { odd } else { even };
-            node.refresh(&mut self.heads[i as usize], k);
+            node.refresh(&mut self.heads[i as usize], k, w);
         }
         if self.config.rave > 0.0 {
             self.update_amaf(work, root_ply, odd, even);
@@ -785,6 +814,16 @@ impl<G: Position> Mcts<G> {
         self.heads.resize(end, Head::new(0));
         for (head, &mv) in self.heads[first as usize..].iter_mut().zip(&self.moves) {
             head.key = work.move_index(mv) as u32;
+        }
+        let w = self.config.prior;
+        if w > 0.0 && self.moves.len() > 1 {
+            self.priors.resize(self.moves.len(), 0);
+            work.priors(&self.moves, &mut self.priors);
+            for (node, &p) in self.nodes[first as usize..].iter_mut().zip(&self.priors) {
+                node.prior = p;
+                // The value a first AMAF update gives (no visit yet: β = 1).
+                node.base = node.bonus(w);
+            }
         }
         let node = &mut self.nodes[at];
         node.first = first;
@@ -1023,22 +1062,32 @@ mod tests {
         // Visits and AMAF updates in a seeded random order, from a new node: after each AMAF
         // update the short refresh equals the full one, bit for bit (a node with AMAF counts
         // and no visit included).
+        // With and without a prior bonus, whose expansion leaves it in `base`.
         let mut rng = Rng::new(3);
-        for k in [1.0, 200.0, 1000.0] {
+        for (k, prior) in [
+            (1.0, 0),
+            (200.0, 0),
+            (1000.0, 0),
+            (200.0, 45),
+            (1000.0, 255),
+        ] {
+            let w = 0.01;
             for _ in 0..50 {
                 let (mut node, mut head) = (Node::default(), Head::new(0));
+                node.prior = prior;
+                node.base = node.bonus(w);
                 for _ in 0..40 {
                     let reward = [0.0, 0.5, 1.0][rng.below(3) as usize];
                     if rng.below(4) == 0 {
                         node.visits += 1;
                         node.reward += reward;
-                        node.refresh(&mut head, k);
+                        node.refresh(&mut head, k, w);
                     } else {
                         node.amaf_visits += 1;
                         node.amaf_reward += reward;
                         node.refresh_amaf(&mut head);
                         let (mut full, mut copy) = (head, node);
-                        copy.refresh(&mut full, k);
+                        copy.refresh(&mut full, k, w);
                         assert_eq!(head.value.to_bits(), full.value.to_bits(), "{node:?}");
                     }
                 }
@@ -1066,7 +1115,7 @@ mod tests {
                 ..Node::default()
             };
             let mut head = Head::new(k + 1);
-            child.refresh(&mut head, mcts.config.rave);
+            child.refresh(&mut head, mcts.config.rave, mcts.config.prior);
             mcts.nodes.push(child);
             mcts.heads.push(head);
         }

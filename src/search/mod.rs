@@ -142,6 +142,16 @@ pub trait Position: Clone + Send {
     /// other player, a move the player to move has to block.
     fn winning_move(&self, player: Player) -> Option<Self::Move>;
 
+    /// Prior knowledge for the tree ([`MctsConfig::prior`]): for each of `moves` (legal moves
+    /// of this undecided position, in any order), a bonus from 0 to 255 into the same place of
+    /// `out` (as long as `moves`), which the search adds to the move's value, scaled by
+    /// [`MctsConfig::prior`] and fading as the move gets visits. The default knows nothing:
+    /// every bonus is 0.
+    fn priors(&self, moves: &[Self::Move], out: &mut [u8]) {
+        let _ = moves;
+        out.fill(0);
+    }
+
     /// Plays uniformly random legal moves until the game ends and returns the outcome. The
     /// default goes through [`Position::moves`]; a game overrides it with its fast playout.
     fn playout(&mut self, rng: &mut Rng) -> Outcome {
@@ -195,7 +205,7 @@ pub trait Position: Clone + Send {
             moves.clear();
         }
         match policy {
-            Rollout::Decisive => self.playout_decisive(rng),
+            Rollout::Decisive | Rollout::Bridges => self.playout_decisive(rng),
             Rollout::Random => self.playout(rng),
         }
     }

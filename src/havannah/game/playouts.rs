@@ -16,6 +16,7 @@ use crate::havannah::geometry::{Board, Border, Cell, NEIGHBOURS};
 use crate::havannah::position::move_index;
 use crate::havannah::{Color, Move, Outcome, RingRule, Wins};
 use crate::rng::Rng;
+use crate::search::Rollout;
 
 /// A cell's colour byte: no stone.
 const EMPTY: u8 = 0;
@@ -241,14 +242,19 @@ impl Playouts {
     /// [`Game::playout`] would, and returns the outcome; `game` is not changed. A game already
     /// over gives its outcome and no moves.
     pub fn random(&mut self, game: &Game, rng: &mut Rng) -> Outcome {
-        self.run(game, rng, false)
+        self.run(game, rng, Rollout::Random)
     }
 
     /// [`Playouts::random`] with the decisive and anti-decisive moves of
     /// [`Game::playout_decisive`] (a win next to the mover's last stone is played, else a win
     /// of the opponent next to the opponent's last stone is blocked).
     pub fn decisive(&mut self, game: &Game, rng: &mut Rng) -> Outcome {
-        self.run(game, rng, true)
+        self.run(game, rng, Rollout::Decisive)
+    }
+
+    /// [`Playouts::decisive`] that also saves bridges, as [`Game::playout_bridges`].
+    pub fn bridges(&mut self, game: &Game, rng: &mut Rng) -> Outcome {
+        self.run(game, rng, Rollout::Bridges)
     }
 
     /// How many moves the last playout played.
@@ -293,14 +299,15 @@ impl Playouts {
         }
     }
 
-    fn run(&mut self, game: &Game, rng: &mut Rng, decisive: bool) -> Outcome {
+    fn run(&mut self, game: &Game, rng: &mut Rng, policy: Rollout) -> Outcome {
+        let decisive = policy != Rollout::Random;
         self.played = 0;
         self.on_copy = false;
         if let Some(outcome) = game.outcome {
             return outcome;
         }
         if game.board.side() > DENSE_MAX_SIDE {
-            return self.run_on_copy(game, rng, decisive);
+            return self.run_on_copy(game, rng, policy);
         }
         self.load(game);
         if decisive {
@@ -336,7 +343,7 @@ impl Playouts {
             enclosure,
         };
         let (outcome, played) = if decisive {
-            work.play_decisive(*empties, first, ply, last, rng)
+            work.play_decisive(*empties, first, ply, last, policy == Rollout::Bridges, rng)
         } else {
             work.play_random(*empties, first, ply, rng)
         };
@@ -346,7 +353,7 @@ impl Playouts {
 
     /// Large boards: the playout on a copy of the game.
     #[cold]
-    fn run_on_copy(&mut self, game: &Game, rng: &mut Rng, decisive: bool) -> Outcome {
+    fn run_on_copy(&mut self, game: &Game, rng: &mut Rng, policy: Rollout) -> Outcome {
         let copy = match &mut self.copy {
             Some(copy) => {
                 copy.as_mut().clone_from(game);
@@ -356,10 +363,10 @@ impl Playouts {
         };
         self.copy_from = game.moves_played();
         self.on_copy = true;
-        if decisive {
-            copy.playout_decisive(rng)
-        } else {
-            copy.playout(rng)
+        match policy {
+            Rollout::Random => copy.playout(rng),
+            Rollout::Decisive => copy.playout_decisive(rng),
+            Rollout::Bridges => copy.playout_bridges(rng),
         }
     }
 
@@ -907,24 +914,36 @@ impl Work<'_> {
         (Outcome::Draw, len)
     }
 
-    /// Decisive moves from the loaded position; `last` holds the newest stone of each colour.
+    /// Decisive moves from the loaded position, saving bridges with `bridges`; `last` holds
+    /// the newest stone of each colour.
     fn play_decisive(
         &mut self,
         len: usize,
         first: Color,
         ply: u32,
         last: [Option<u16>; 2],
+        bridges: bool,
         rng: &mut Rng,
     ) -> (Outcome, usize) {
-        match self.rule {
-            RingRule::Official => self.decisive_moves::<true>(len, first, ply, last, rng),
-            RingRule::CodeJam => self.decisive_moves::<false>(len, first, ply, last, rng),
+        match (self.rule, bridges) {
+            (RingRule::Official, false) => {
+                self.decisive_moves::<true, false>(len, first, ply, last, rng)
+            }
+            (RingRule::CodeJam, false) => {
+                self.decisive_moves::<false, false>(len, first, ply, last, rng)
+            }
+            (RingRule::Official, true) => {
+                self.decisive_moves::<true, true>(len, first, ply, last, rng)
+            }
+            (RingRule::CodeJam, true) => {
+                self.decisive_moves::<false, true>(len, first, ply, last, rng)
+            }
         }
     }
 
-    /// [`Work::play_decisive`] under one ring rule.
+    /// [`Work::play_decisive`] under one ring rule, saving bridges or not.
     #[inline(always)]
-    fn decisive_moves<const OFFICIAL: bool>(
+    fn decisive_moves<const OFFICIAL: bool, const BRIDGES: bool>(
         &mut self,
         len: usize,
         first: Color,
@@ -964,7 +983,12 @@ impl Work<'_> {
                 last[them as usize]
                     .and_then(|i| self.winning_neighbour::<OFFICIAL>(i, them, looks[them as usize]))
             };
-            if let Some(i) = mine.or(theirs) {
+            let reply = if BRIDGES && mine.is_none() && theirs.is_none() {
+                last[them as usize].and_then(|i| self.bridge_reply(i, me, ply + k as u32))
+            } else {
+                None
+            };
+            if let Some(i) = mine.or(theirs).or(reply) {
                 draw.step_back();
                 j = match self.d.empty[k..len].iter().position(|&e| e == i) {
                     Some(p) => k + p,
@@ -1039,6 +1063,24 @@ impl Work<'_> {
             }
         }
         (border != 0).then(|| i.wrapping_add(self.offsets[border.trailing_zeros() as usize]))
+    }
+
+    /// [`Game::playout_bridges`]' answer to the stone on `i` for `me`, `ply` moves played:
+    /// an empty neighbour whose two neighbours next to it around `i` hold `me`'s stones or are
+    /// off the board, the first from direction `ply mod 6` on.
+    #[inline(always)]
+    fn bridge_reply(&self, i: u16, me: Color, ply: u32) -> Option<u16> {
+        let around = self.d.around[PAD + usize::from(i)];
+        let empty = !(around | around >> 8 | around >> 16) & 0x3f;
+        let holds = (around >> (8 * u32::from(byte(me) - 1)) | around >> 16) & 0x3f;
+        // Bit d of the first: d − 1 holds; of the second: d + 1 holds.
+        let replies = empty & (holds << 1 | holds >> 5) & (holds >> 1 | holds << 5) & 0x3f;
+        if replies == 0 {
+            return None;
+        }
+        let from = ply % 6;
+        let d = (from + ((replies | replies << 6) >> from).trailing_zeros()) % 6;
+        Some(i.wrapping_add(self.offsets[d as usize]))
     }
 
     /// The sets of own neighbours (bit k for the set k, in direction order) of an empty cell
