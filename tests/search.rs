@@ -73,6 +73,11 @@ fn specs_parse_print_and_refuse_with_a_reason() {
         ("mcts:10,nodes=2048M", "mcts:10,nodes=2048M"),
         ("mcts:1s,solve=on,c=0.2", "mcts:1s,c=0.2,solve=on"),
         ("mcts:10,solve=off", "mcts:10"),
+        (
+            "mcts:1s,prior=0.01,rollout=bridges",
+            "mcts:1s,rollout=bridges,prior=0.01",
+        ),
+        ("mcts:10,prior=0,rollout=decisive", "mcts:10"),
     ] {
         let spec: AgentSpec = text.parse().unwrap();
         assert_eq!(spec.to_string(), shown);
@@ -101,6 +106,9 @@ fn specs_parse_print_and_refuse_with_a_reason() {
         ("mcts:10,nodes=M", "nodes = `M`"),
         ("mcts:10,solve=1", "solve = `1` is not on or off"),
         ("mcts:10,solve", "unknown option `solve`"),
+        ("mcts:10,prior=-0.5", "prior = `-0.5` is not a number >= 0"),
+        ("mcts:10,prior=inf", "prior = `inf`"),
+        ("mcts:10,rollout=bridge", "unknown option `rollout=bridge`"),
         ("solver", "not available"),
         ("Greedy", "unknown agent"),
     ] {
