@@ -2,7 +2,7 @@
 //! takes and blocks immediate wins, is deterministic for a seed and an iteration budget,
 //! reuses its tree, and is stronger than greedy and than plain UCT; `duel` counts right.
 
-use bitgames::havannah::{Cell, Color, Game, Move};
+use bitgames::havannah::{Cell, Color, Game, Move, Rules};
 use bitgames::search::duel;
 use bitgames::search::{Agent, AgentSpec, Budget, Mcts, MctsConfig, Position};
 
@@ -242,7 +242,7 @@ impl Position for InPlace {
 /// reuse included).
 #[test]
 fn rollouts_on_a_copy_search_exactly_as_rollouts_on_the_game() {
-    use bitgames::havannah::{RingRule, Rules};
+    use bitgames::havannah::RingRule;
     use bitgames::search::Rollout;
     for (rule, rollout, rave, prior) in [
         (RingRule::Official, Rollout::Random, 0.0, 0.0),
@@ -405,6 +405,17 @@ fn priors_count_borders_and_bridge_answers() {
     Position::priors(&game, &moves, &mut out);
     let want: Vec<u8> = cells.iter().map(|&(_, p)| p).collect();
     assert_eq!(out, want);
+    // The same from the hash table that large boards use, for every legal move.
+    let mut hashed = Game::with_hash_table(6, Rules::default()).unwrap();
+    for mv in game.history() {
+        hashed.play_move(mv).unwrap();
+    }
+    let legal: Vec<Move> = game.legal_moves().collect();
+    let (mut dense, mut sparse) = (vec![0; legal.len()], vec![1; legal.len()]);
+    Position::priors(&game, &legal, &mut dense);
+    Position::priors(&hashed, &legal, &mut sparse);
+    assert_eq!(dense, sparse);
+    assert!(dense.iter().filter(|&&p| p > 0).count() > 20);
     // Black to move has no bridge to save: (3, 4) is just an inside cell for Black.
     game.play(6, 6).unwrap();
     let mut out = vec![0xff; 1];

@@ -58,14 +58,18 @@ pub const MAX_GTP_SIDE: u32 = 13;
 pub const DEFAULT_SIDE: u32 = 8;
 
 /// The agent `bitgames gtp havannah` plays unless told otherwise (a
-/// [`crate::search::AgentSpec`]): UCT with RAVE (k = 200, c = 0.2), decisive rollouts, a
-/// leaf expanded on its second visit, MCTS-Solver, one second a move. On side 6, expanding on
-/// the second visit beat expanding on the first at equal time (60 of 100 games), and with
-/// four times the time this search gains more than the same search with random rollouts (69
-/// against 56 of 100), which at equal time is about as strong and faster. The solver is about
-/// even at equal time (53 of 100) and plays a proven win and avoids a proven loss. The
-/// matches are in BENCHMARKS.md.
-pub const DEFAULT_AGENT: &str = "mcts:1s,c=0.2,rave=200,expand=1,solve=on";
+/// [`crate::search::AgentSpec`]): UCT with RAVE (k = 200, c = 0.2), rollouts with decisive
+/// moves that also answer a probe of a bridge, a leaf expanded on its second visit,
+/// MCTS-Solver, the morat engine's prior knowledge (stones that reach corners and edges, the
+/// answer to a probe of a bridge) at its weight, one second a move. On side 6, expanding on
+/// the second visit beat expanding on the first at equal time (60 of 100 games); the solver
+/// is about even at equal time (53 of 100) and plays a proven win and avoids a proven loss;
+/// the bridge rollouts and the priors are each about even at equal time (53 and 54 of 100),
+/// and together they make four times the time worth more: this search at 1 s won 144 of 200
+/// games against itself at 0.25 s, where the same search without them won 132. The matches
+/// are in BENCHMARKS.md.
+pub const DEFAULT_AGENT: &str =
+    "mcts:1s,c=0.2,rave=200,expand=1,solve=on,rollout=bridges,prior=0.01";
 
 /// The commands, as `list_commands` gives them.
 const COMMANDS: [&str; 19] = [
