@@ -78,6 +78,11 @@ fn specs_parse_print_and_refuse_with_a_reason() {
             "mcts:1s,rollout=bridges,prior=0.01",
         ),
         ("mcts:10,prior=0,rollout=decisive", "mcts:10"),
+        // The GTP default is written as it is shown.
+        (
+            bitgames::havannah::gtp::DEFAULT_AGENT,
+            bitgames::havannah::gtp::DEFAULT_AGENT,
+        ),
     ] {
         let spec: AgentSpec = text.parse().unwrap();
         assert_eq!(spec.to_string(), shown);

@@ -69,7 +69,7 @@ pub const DEFAULT_SIDE: u32 = 8;
 /// games against itself at 0.25 s, where the same search without them won 132. The matches
 /// are in BENCHMARKS.md.
 pub const DEFAULT_AGENT: &str =
-    "mcts:1s,c=0.2,rave=200,expand=1,solve=on,rollout=bridges,prior=0.01";
+    "mcts:1s,c=0.2,rollout=bridges,rave=200,expand=1,solve=on,prior=0.01";
 
 /// The commands, as `list_commands` gives them.
 const COMMANDS: [&str; 19] = [
