@@ -155,6 +155,7 @@ fn mcts_iterations(c: &mut Criterion) {
             (Rollout::Decisive, 0.0, "decisive"),
             (Rollout::Decisive, 1000.0, "decisive_rave"),
             (Rollout::Random, 1000.0, "random_rave_expand1"),
+            (Rollout::Random, 1000.0, "random_rave_expand1_knowledge"),
             (default.rollout, default.rave, "gtp_default"),
         ] {
             let game = Game::new(side).unwrap();
@@ -168,8 +169,15 @@ fn mcts_iterations(c: &mut Criterion) {
                     budget: Budget::Iterations(ITERATIONS),
                     rollout,
                     rave,
-                    // Leaves expanded on their second visit, as morat does by default.
-                    expand: u32::from(name.ends_with("expand1")),
+                    // Leaves expanded on their second visit, as morat does by default; with
+                    // its knowledge (the GTP default's priors) and a solver, as morat's.
+                    expand: u32::from(name.contains("expand1")),
+                    prior: if name.ends_with("knowledge") {
+                        default.prior
+                    } else {
+                        0.0
+                    },
+                    solver: name.ends_with("knowledge"),
                     ..MctsConfig::default()
                 }
             };
