@@ -283,6 +283,8 @@ impl Node {
 /// - **Solver** ([`MctsConfig::solver`]): proven wins and losses carried up the tree; a
 ///   proven win is chosen, a proven loss avoided, and a proven root ends the search
 ///   ([`Mcts::proven_winner`]).
+/// - **Priors** ([`MctsConfig::prior`]): the game's knowledge of each child of an expansion
+///   ([`Position::priors`]) added to its value, fading with its visits.
 /// - **Value**: [`Choice::value`] is the chosen move's mean reward (with the solver, 1 for a
 ///   proven win and 0 for a proven loss), the estimate the simulator's metrics use as the
 ///   state evaluation.
