@@ -484,15 +484,37 @@ impl Game {
     /// Would a stone of `color` on the empty on-board `cell` complete a bridge, fork or ring?
     /// The same test as [`Game::place`], read-only.
     fn would_win(&self, cell: Cell, color: Color) -> bool {
+        let (own, joined, closed) = self.joining(cell, color);
+        if own == 0 {
+            return false;
+        }
+        if joined.is_bridge() || joined.is_fork() {
+            return true;
+        }
+        match self.rules.ring_rule() {
+            RingRule::Official => closed || self.fills_a_ring(cell, color, own),
+            RingRule::CodeJam => {
+                closed
+                    && self
+                        .clone()
+                        .wins_with(color, cell.x, cell.y)
+                        .is_ok_and(|wins| !wins.is_empty())
+            }
+        }
+    }
+
+    /// What a stone of `color` on the empty on-board `cell` would join, read-only (the joins
+    /// [`Game::place`] makes): its own neighbours (bit d for direction d), the corners and edges
+    /// of the group it would make, and whether two of its arcs are in one group already (it
+    /// would close a chain).
+    #[inline(always)]
+    fn joining(&self, cell: Cell, color: Color) -> (u32, Border, bool) {
         let around = self.cells.around(self.board, cell);
         let mut own = 0u32;
         for (d, &slot) in around.iter().enumerate() {
             if slot < OFF_BOARD && slot_color(slot) == color {
                 own |= 1 << d;
             }
-        }
-        if own == 0 {
-            return false;
         }
         let mut roots = [u32::MAX; 3];
         let mut count = 0;
@@ -511,19 +533,7 @@ impl Game {
                 joined = joined.with(self.stones[root as usize].border);
             }
         }
-        if joined.is_bridge() || joined.is_fork() {
-            return true;
-        }
-        match self.rules.ring_rule() {
-            RingRule::Official => closed || self.fills_a_ring(cell, color, own),
-            RingRule::CodeJam => {
-                closed
-                    && self
-                        .clone()
-                        .wins_with(color, cell.x, cell.y)
-                        .is_ok_and(|wins| !wins.is_empty())
-            }
-        }
+        (own, joined, closed)
     }
 
     /// The search's prior knowledge ([`crate::search::Position::priors`]), the two kinds the
@@ -540,20 +550,7 @@ impl Game {
                 *out = 0;
                 continue;
             };
-            let around = self.cells.around(self.board, cell);
-            let mut own = 0u32;
-            for (d, &slot) in around.iter().enumerate() {
-                if slot < OFF_BOARD && slot_color(slot) == me {
-                    own |= 1 << d;
-                }
-            }
-            let mut joined = self.cells.border(self.board, cell);
-            let mut starts = u32::from(ARC_STARTS[own as usize]);
-            while starts != 0 {
-                let d = starts.trailing_zeros() as usize;
-                starts &= starts - 1;
-                joined = joined.with(self.stones[self.find(around[d] >> 1) as usize].border);
-            }
+            let (_, joined, _) = self.joining(cell, me);
             let reply = replies.contains(&Some(cell));
             let bonus = 20 * (joined.corners() + joined.edges()) + if reply { 25 } else { 0 };
             *out = bonus.min(255) as u8;
