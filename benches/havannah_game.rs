@@ -25,11 +25,7 @@ fn batch(game: &mut Game, policy: Rollout) -> (u64, [u64; 3]) {
     let mut tally = [0; 3];
     for _ in 0..PLAYOUTS {
         game.reset();
-        let outcome = match policy {
-            Rollout::Random => game.playout(&mut rng),
-            Rollout::Decisive => game.playout_decisive(&mut rng),
-            Rollout::Bridges => game.playout_bridges(&mut rng),
-        };
+        let outcome = game.playout_with(policy, &mut rng);
         moves += u64::from(game.moves_played());
         tally[match outcome {
             Outcome::Win { color, .. } => color.index(),
@@ -46,11 +42,7 @@ fn dense_batch(game: &Game, playouts: &mut Playouts, policy: Rollout) -> (u64, [
     let mut moves = 0;
     let mut tally = [0; 3];
     for _ in 0..PLAYOUTS {
-        let outcome = match policy {
-            Rollout::Random => playouts.random(game, &mut rng),
-            Rollout::Decisive => playouts.decisive(game, &mut rng),
-            Rollout::Bridges => playouts.bridges(game, &mut rng),
-        };
+        let outcome = playouts.playout_with(game, policy, &mut rng);
         moves += playouts.played() as u64;
         tally[match outcome {
             Outcome::Win { color, .. } => color.index(),

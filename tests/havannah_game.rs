@@ -624,17 +624,9 @@ fn playouts_agree(start: &Game, seed: u64, playouts: &mut Playouts) -> Result<()
     for policy in [Rollout::Random, Rollout::Decisive, Rollout::Bridges] {
         let mut game = start.clone();
         let mut rng = Rng::new(seed);
-        let expected = match policy {
-            Rollout::Random => game.playout(&mut rng),
-            Rollout::Decisive => game.playout_decisive(&mut rng),
-            Rollout::Bridges => game.playout_bridges(&mut rng),
-        };
+        let expected = game.playout_with(policy, &mut rng);
         let mut fast_rng = Rng::new(seed);
-        let outcome = match policy {
-            Rollout::Random => playouts.random(start, &mut fast_rng),
-            Rollout::Decisive => playouts.decisive(start, &mut fast_rng),
-            Rollout::Bridges => playouts.bridges(start, &mut fast_rng),
-        };
+        let outcome = playouts.playout_with(start, policy, &mut fast_rng);
         prop_assert_eq!(outcome, expected, "{:?}\n{:?}", policy, start);
         let moves: Vec<Move> = game.history().skip(start.moves_played() as usize).collect();
         prop_assert_eq!(playouts.played(), moves.len());
@@ -649,20 +641,10 @@ fn playouts_agree(start: &Game, seed: u64, playouts: &mut Playouts) -> Result<()
 /// arrays (which must agree).
 fn first_playout_move(start: &Game, policy: Rollout, seed: u64) -> Move {
     let mut game = start.clone();
-    let mut rng = Rng::new(seed);
-    match policy {
-        Rollout::Random => game.playout(&mut rng),
-        Rollout::Decisive => game.playout_decisive(&mut rng),
-        Rollout::Bridges => game.playout_bridges(&mut rng),
-    };
+    game.playout_with(policy, &mut Rng::new(seed));
     let first = game.history().nth(start.moves_played() as usize).unwrap();
     let mut playouts = Playouts::new();
-    let mut rng = Rng::new(seed);
-    match policy {
-        Rollout::Random => playouts.random(start, &mut rng),
-        Rollout::Decisive => playouts.decisive(start, &mut rng),
-        Rollout::Bridges => playouts.bridges(start, &mut rng),
-    };
+    playouts.playout_with(start, policy, &mut Rng::new(seed));
     assert_eq!(playouts.moves().next(), Some(first));
     first
 }

@@ -224,15 +224,10 @@ impl Position for InPlace {
         rng: &mut bitgames::rng::Rng,
         moves: Option<&mut Vec<u32>>,
     ) -> bitgames::search::Outcome {
-        use bitgames::search::Rollout;
         if let Some(moves) = moves {
             moves.clear();
         }
-        match policy {
-            Rollout::Random => self.playout(rng),
-            Rollout::Decisive => self.playout_decisive(rng),
-            Rollout::Bridges => self.0.playout_bridges(rng).into(),
-        }
+        self.0.playout_with(policy, rng).into()
     }
 }
 

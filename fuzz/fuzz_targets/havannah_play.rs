@@ -117,18 +117,8 @@ fuzz_target!(|input: Input| {
     let mut playouts = Playouts::new();
     for policy in [Rollout::Random, Rollout::Decisive, Rollout::Bridges] {
         let mut copy = game.clone();
-        let mut rng = Rng::new(input.seed);
-        let expected = match policy {
-            Rollout::Random => copy.playout(&mut rng),
-            Rollout::Decisive => copy.playout_decisive(&mut rng),
-            Rollout::Bridges => copy.playout_bridges(&mut rng),
-        };
-        let mut rng = Rng::new(input.seed);
-        let outcome = match policy {
-            Rollout::Random => playouts.random(&game, &mut rng),
-            Rollout::Decisive => playouts.decisive(&game, &mut rng),
-            Rollout::Bridges => playouts.bridges(&game, &mut rng),
-        };
+        let expected = copy.playout_with(policy, &mut Rng::new(input.seed));
+        let outcome = playouts.playout_with(&game, policy, &mut Rng::new(input.seed));
         assert_eq!(outcome, expected, "{policy:?}");
         let moves: Vec<Move> = playouts.moves().collect();
         let played: Vec<Move> = copy.history().skip(game.moves_played() as usize).collect();

@@ -14,6 +14,7 @@ use enclosure::Enclosure;
 use super::geometry::{Board, Border, Cell, NEIGHBOURS};
 use super::{Color, Move, Outcome, PlayError, RingRule, Rules, SizeError, Wins};
 use crate::rng::{GOLDEN, Rng, mix64};
+use crate::search::Rollout;
 
 /// One stone and its union-find node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -810,7 +811,7 @@ impl Game {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn playout_decisive(&mut self, rng: &mut Rng) -> Outcome {
-        self.playout_with(rng, false)
+        self.decisive_playout(rng, false)
     }
 
     /// [`Game::playout_decisive`] that also saves bridges: when neither player has a win next
@@ -830,11 +831,21 @@ impl Game {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn playout_bridges(&mut self, rng: &mut Rng) -> Outcome {
-        self.playout_with(rng, true)
+        self.decisive_playout(rng, true)
+    }
+
+    /// The playout of `policy`: [`Game::playout`], [`Game::playout_decisive`] or
+    /// [`Game::playout_bridges`], for a policy chosen at run time.
+    pub fn playout_with(&mut self, policy: Rollout, rng: &mut Rng) -> Outcome {
+        match policy {
+            Rollout::Random => self.playout(rng),
+            Rollout::Decisive => self.playout_decisive(rng),
+            Rollout::Bridges => self.playout_bridges(rng),
+        }
     }
 
     /// [`Game::playout_decisive`], and with `bridges` [`Game::playout_bridges`].
-    fn playout_with(&mut self, rng: &mut Rng, bridges: bool) -> Outcome {
+    fn decisive_playout(&mut self, rng: &mut Rng, bridges: bool) -> Outcome {
         if let Some(outcome) = self.outcome {
             return outcome;
         }

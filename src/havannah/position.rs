@@ -143,19 +143,10 @@ impl search::Position for Game {
             if let Some(moves) = moves {
                 moves.clear();
             }
-            return match policy {
-                Rollout::Decisive => Game::playout_decisive(self, rng),
-                Rollout::Bridges => Game::playout_bridges(self, rng),
-                Rollout::Random => Game::playout(self, rng),
-            }
-            .into();
+            return Game::playout_with(self, policy, rng).into();
         }
         let mut playouts = self.scratch.0.take().unwrap_or_default();
-        let outcome = match policy {
-            Rollout::Decisive => playouts.decisive(self, rng),
-            Rollout::Bridges => playouts.bridges(self, rng),
-            Rollout::Random => playouts.random(self, rng),
-        };
+        let outcome = playouts.playout_with(self, policy, rng);
         if let Some(moves) = moves {
             moves.clear();
             moves.extend(playouts.move_indices());

@@ -257,6 +257,12 @@ impl Playouts {
         self.run(game, rng, Rollout::Bridges)
     }
 
+    /// The playout of `policy` ([`Playouts::random`], [`Playouts::decisive`] or
+    /// [`Playouts::bridges`]), as [`Game::playout_with`] plays it.
+    pub fn playout_with(&mut self, game: &Game, policy: Rollout, rng: &mut Rng) -> Outcome {
+        self.run(game, rng, policy)
+    }
+
     /// How many moves the last playout played.
     pub fn played(&self) -> usize {
         match self.copy.as_deref() {
@@ -363,11 +369,7 @@ impl Playouts {
         };
         self.copy_from = game.moves_played();
         self.on_copy = true;
-        match policy {
-            Rollout::Random => copy.playout(rng),
-            Rollout::Decisive => copy.playout_decisive(rng),
-            Rollout::Bridges => copy.playout_bridges(rng),
-        }
+        copy.playout_with(policy, rng)
     }
 
     /// The number of on-board `cell`.
