@@ -300,6 +300,25 @@ impl<B: Bits> Geometry<B> {
         false
     }
 
+    /// The cells of `cells` moved by symmetry `s`.
+    pub(crate) fn image(&self, s: usize, cells: B) -> B {
+        cells.cells().fold(B::ZERO, |image, c| {
+            let (z, peg) = (c % self.n as usize, self.peg_of(c));
+            image | B::bit(self.cell(usize::from(self.sym[s][peg]), z as u32))
+        })
+    }
+
+    /// Can a search from the position where the two players hold `a` and `b` meet a position
+    /// and its image under a symmetry other than the identity? Only if the position agrees
+    /// with its own image on every cell both hold a ball on: a position P beyond it holds its
+    /// balls, and if the image s(P) does too, s(P) holds the position's image as well.
+    /// When this is `false` the identity key alone is as good a table key as the least of the
+    /// eight, and cheaper.
+    pub(crate) fn images_can_meet(&self, a: B, b: B) -> bool {
+        (1..SYMMETRIES)
+            .any(|s| (self.image(s, a) & b).is_zero() && (self.image(s, b) & a).is_zero())
+    }
+
     /// What a ball of `colour` (0 Black, 1 White) at cell `c` adds to the key under each
     /// symmetry.
     #[inline(always)]

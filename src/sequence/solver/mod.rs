@@ -16,7 +16,10 @@
 //! - A transposition table of 64-bit atomic entries in buckets of two (TWOBIG: the most
 //!   expensive and the most recent entry), keyed by the compact key (the balls of Black and a
 //!   marker at the lowest empty cell of every peg: n³ + n² bits) made canonical under the 8
-//!   symmetries of the square base. Its size is set by [`Options::table_bytes`].
+//!   symmetries of the square base, where the search can meet a position and its image: a
+//!   root that disagrees with each of its images on some ball (most positions of twenty balls
+//!   or more) keeps the identity's key alone, at an eighth of the keys' cost. Its size is set
+//!   by [`Options::table_bytes`].
 //! - [`Options::threads`] threads search the same root over the shared table (Lazy SMP). The
 //!   value does not depend on the thread count, and the best move is chosen deterministically:
 //!   the first move that reaches the value in an order fixed by the position alone (a ball that
@@ -53,7 +56,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bits::{Bits, Wide};
-use geometry::Geometry;
+use geometry::{Geometry, SYMMETRIES};
 use search::{Counts, Limit, Pos, Searcher, Shared};
 use table::{Bound, Table};
 
@@ -576,11 +579,11 @@ impl Solver {
         watch.shared.stop.store(false, Ordering::Relaxed);
         self.monitor.set_phase(Phase::Proof);
         let result = with_geometry!(&self.engine, g => {
-            let mut searcher = Searcher::new(g, &self.table, &watch.shared, limit, 0);
-            let empties = g.cells as u32 - game.moves_played();
-            let result = on_big_stack(empties, || proof::check(g, &mut searcher, game, winner));
-            searcher.flush();
-            result
+            if images_can_meet(g, game) {
+                check_on::<_, SYMMETRIES>(g, &self.table, &watch.shared, limit, game, winner)
+            } else {
+                check_on::<_, 1>(g, &self.table, &watch.shared, limit, game, winner)
+            }
         });
         self.monitor.set_phase(Phase::Idle);
         result.map(|mut p| {
@@ -606,6 +609,30 @@ fn on_big_stack<T: Send>(empties: u32, f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// Can a search from `game` meet a position and its image under a symmetry
+/// ([`Geometry::images_can_meet`])? Then its table keys are made canonical under all of
+/// them, else the identity's key serves.
+fn images_can_meet<B: Bits>(g: &Geometry<B>, game: &Game) -> bool {
+    let pos: Pos<B, 1> = Pos::of_game(g, game);
+    g.images_can_meet(pos.me, pos.opp)
+}
+
+/// [`Solver::check_win`] on one width, with `SYMS` keys a position.
+fn check_on<B: Bits, const SYMS: usize>(
+    g: &Geometry<B>,
+    table: &Table,
+    shared: &Shared,
+    limit: Limit,
+    game: &Game,
+    winner: Color,
+) -> Result<Proof, ProofError> {
+    let mut searcher = Searcher::<B, SYMS>::new(g, table, shared, limit, 0);
+    let empties = g.cells as u32 - game.moves_played();
+    let result = on_big_stack(empties, || proof::check(g, &mut searcher, game, winner));
+    searcher.flush();
+    result
+}
+
 /// The solve on one width: the value on `threads` threads, then (on one) the best move and the
 /// principal variation.
 fn solve_on<B: Bits>(
@@ -617,9 +644,26 @@ fn solve_on<B: Bits>(
     limit: Limit,
     threads: usize,
 ) -> Solution {
+    if images_can_meet(g, game) {
+        solve_with::<B, SYMMETRIES>(g, table, monitor, game, mode, limit, threads)
+    } else {
+        solve_with::<B, 1>(g, table, monitor, game, mode, limit, threads)
+    }
+}
+
+/// [`solve_on`] with `SYMS` keys a position.
+fn solve_with<B: Bits, const SYMS: usize>(
+    g: &Geometry<B>,
+    table: &Table,
+    monitor: &Monitor,
+    game: &Game,
+    mode: Mode,
+    limit: Limit,
+    threads: usize,
+) -> Solution {
     let shared = &monitor.0.shared;
     let mover = game.to_move();
-    let root = Pos::of_game(g, game);
+    let root: Pos<B, SYMS> = Pos::of_game(g, game);
     // The mover's bound to prove: everything, or the half that answers the one-sided question.
     let mut want = Bound::UNKNOWN;
     if let Mode::Wins(player) = mode {
@@ -675,11 +719,11 @@ fn solve_on<B: Bits>(
 /// settles `want` (then `true`), or a limit stops them all (`false`, and the join of what every
 /// thread had proven).
 #[allow(clippy::too_many_arguments)]
-fn value_on_threads<B: Bits>(
+fn value_on_threads<B: Bits, const SYMS: usize>(
     g: &Geometry<B>,
     table: &Table,
     monitor: &Monitor,
-    root: &Pos<B>,
+    root: &Pos<B, SYMS>,
     want: Bound,
     limit: Limit,
     threads: usize,
@@ -700,7 +744,7 @@ fn value_on_threads<B: Bits>(
     // search of a small position (see `INLINE_EMPTIES`).
     let search = |helper: usize| {
         let (done, partial, counts) = (&done, &partial, &counts);
-        let mut searcher = Searcher::new(g, table, shared, limit, helper);
+        let mut searcher = Searcher::<B, SYMS>::new(g, table, shared, limit, helper);
         let mut bound = want;
         loop {
             if bound.lower >= bound.upper {
@@ -788,10 +832,10 @@ fn proven_part(bound: Bound, want: Bound) -> Bound {
 /// The first peg (from 0) in [`search::fixed_order`] whose move reaches `lower` for the mover;
 /// for a loss, the block of the opponent's open threat if there is one, else the first peg that
 /// does not lose at once, else the first legal peg. `None` if stopped.
-pub(crate) fn best_move<B: Bits>(
+pub(crate) fn best_move<B: Bits, const SYMS: usize>(
     g: &Geometry<B>,
-    searcher: &mut Searcher<'_, B>,
-    pos: &Pos<B>,
+    searcher: &mut Searcher<'_, B, SYMS>,
+    pos: &Pos<B, SYMS>,
     lower: i8,
 ) -> Option<usize> {
     let play = g.playable(pos.occupied());
@@ -820,7 +864,11 @@ pub(crate) fn best_move<B: Bits>(
 }
 
 /// Does the mover's ball on peg `p` let the opponent win with its next ball?
-fn loses_at_once<B: Bits>(g: &Geometry<B>, pos: &Pos<B>, p: usize) -> bool {
+fn loses_at_once<B: Bits, const SYMS: usize>(
+    g: &Geometry<B>,
+    pos: &Pos<B, SYMS>,
+    p: usize,
+) -> bool {
     let play = g.playable(pos.occupied());
     let Some(c) = (0..g.n).map(|z| g.cell(p, z)).find(|&c| play.has(c)) else {
         return true;
@@ -833,10 +881,10 @@ fn loses_at_once<B: Bits>(g: &Geometry<B>, pos: &Pos<B>, p: usize) -> bool {
 }
 
 /// The principal variation of a won (`score` 1) or lost (−1) root, to the winning ball.
-fn variation<B: Bits>(
+fn variation<B: Bits, const SYMS: usize>(
     g: &Geometry<B>,
-    searcher: &mut Searcher<'_, B>,
-    root: &Pos<B>,
+    searcher: &mut Searcher<'_, B, SYMS>,
+    root: &Pos<B, SYMS>,
     score: i8,
 ) -> Vec<usize> {
     let mut pos = *root;

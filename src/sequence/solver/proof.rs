@@ -66,9 +66,9 @@ impl fmt::Display for ProofError {
 impl std::error::Error for ProofError {}
 
 /// The walk over the proof tree.
-struct Checker<'s, 'a, B> {
+struct Checker<'s, 'a, B, const SYMS: usize> {
     g: &'a Geometry<B>,
-    searcher: &'s mut Searcher<'a, B>,
+    searcher: &'s mut Searcher<'a, B, SYMS>,
     winner: Color,
     proven: FxHashSet<[u64; 16]>,
     line: Vec<Peg>,
@@ -76,9 +76,9 @@ struct Checker<'s, 'a, B> {
 }
 
 /// Checks that `winner` wins `game` (undecided, of the geometry's size).
-pub(crate) fn check<'a, B: Bits>(
+pub(crate) fn check<'a, B: Bits, const SYMS: usize>(
     g: &'a Geometry<B>,
-    searcher: &mut Searcher<'a, B>,
+    searcher: &mut Searcher<'a, B, SYMS>,
     game: &Game,
     winner: Color,
 ) -> Result<Proof, ProofError> {
@@ -91,12 +91,12 @@ pub(crate) fn check<'a, B: Bits>(
         proof: Proof::default(),
     };
     let mut game = game.clone();
-    let pos = Pos::of_game(g, &game);
+    let pos: Pos<B, SYMS> = Pos::of_game(g, &game);
     checker.prove(&mut game, &pos)?;
     Ok(checker.proof)
 }
 
-impl<B: Bits> Checker<'_, '_, B> {
+impl<B: Bits, const SYMS: usize> Checker<'_, '_, B, SYMS> {
     fn not_a_win(&self) -> ProofError {
         ProofError::NotAWin {
             line: self.line.clone(),
@@ -105,7 +105,12 @@ impl<B: Bits> Checker<'_, '_, B> {
 
     /// Plays peg `p` on both boards: the game's outcome, and the solver's position after it
     /// (meaningless once the game is over).
-    fn play(&mut self, game: &mut Game, pos: &Pos<B>, p: Peg) -> (Option<Outcome>, Pos<B>) {
+    fn play(
+        &mut self,
+        game: &mut Game,
+        pos: &Pos<B, SYMS>,
+        p: Peg,
+    ) -> (Option<Outcome>, Pos<B, SYMS>) {
         let outcome = game
             .play(p.x, p.y)
             .expect("the checker plays legal moves only");
@@ -126,7 +131,7 @@ impl<B: Bits> Checker<'_, '_, B> {
         self.line.pop();
     }
 
-    fn prove(&mut self, game: &mut Game, pos: &Pos<B>) -> Result<(), ProofError> {
+    fn prove(&mut self, game: &mut Game, pos: &Pos<B, SYMS>) -> Result<(), ProofError> {
         let key = {
             let (b, w) = (game.cube(Color::Black).0, game.cube(Color::White).0);
             let mut k = [0; 16];

@@ -15,9 +15,11 @@ use super::geometry::{Geometry, SYMMETRIES};
 use super::table::{Bound, Table};
 use crate::sequence::{Color, Game, Peg};
 
-/// A position as the search sees it, from the side of the player to move.
+/// A position as the search sees it, from the side of the player to move, with its key under
+/// the first `SYMS` symmetries: all [`SYMMETRIES`] where the search may meet a position and its
+/// image, the identity alone where it cannot ([`Geometry::images_can_meet`]).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Pos<B> {
+pub(crate) struct Pos<B, const SYMS: usize> {
     /// The balls of the player to move.
     pub(crate) me: B,
     /// The balls of the other player.
@@ -26,19 +28,20 @@ pub(crate) struct Pos<B> {
     pub(crate) t_me: B,
     /// The same for the other player.
     pub(crate) t_opp: B,
-    /// The position key under each symmetry.
-    pub(crate) keys: [u128; SYMMETRIES],
+    /// The position key under each symmetry kept.
+    pub(crate) keys: [u128; SYMS],
     /// Colour of the player to move: 0 Black, 1 White.
     pub(crate) colour: u8,
     /// Empty cells.
     pub(crate) empties: u32,
 }
 
-impl<B: Bits> Pos<B> {
+impl<B: Bits, const SYMS: usize> Pos<B, SYMS> {
     /// The position of a game that is not decided.
-    pub(crate) fn of_game(g: &Geometry<B>, game: &Game) -> Pos<B> {
+    pub(crate) fn of_game(g: &Geometry<B>, game: &Game) -> Pos<B, SYMS> {
+        const { assert!(SYMS == 1 || SYMS == SYMMETRIES) };
         let mut stones = [B::ZERO; 2];
-        let mut keys = [0u128; SYMMETRIES];
+        let mut keys = [0u128; SYMS];
         for y in 0..g.n {
             for x in 0..g.n {
                 let peg = (x + g.n * y) as usize;
@@ -79,7 +82,7 @@ impl<B: Bits> Pos<B> {
     /// The position after the player to move drops a ball on cell `c` (playable, and not a
     /// win), given the mover's threats afterwards.
     #[inline(always)]
-    pub(crate) fn play_with(&self, g: &Geometry<B>, c: usize, t_me: B) -> Pos<B> {
+    pub(crate) fn play_with(&self, g: &Geometry<B>, c: usize, t_me: B) -> Pos<B, SYMS> {
         let delta = g.delta(c, usize::from(self.colour));
         Pos {
             me: self.opp,
@@ -94,17 +97,17 @@ impl<B: Bits> Pos<B> {
 
     /// The position after the player to move drops a ball on cell `c`.
     #[inline(always)]
-    pub(crate) fn play(&self, g: &Geometry<B>, c: usize) -> Pos<B> {
+    pub(crate) fn play(&self, g: &Geometry<B>, c: usize) -> Pos<B, SYMS> {
         let me = self.me | B::bit(c);
         self.play_with(g, c, self.t_me | g.new_threats(c, me, self.opp))
     }
 
-    /// The key of the position's class under the symmetries (the least of the 8 keys) and the
-    /// symmetry that gives it.
+    /// The key of the position's class under the symmetries kept (the least of the keys) and
+    /// the symmetry that gives it.
     #[inline(always)]
     pub(crate) fn canonical(&self) -> (u128, usize) {
         let mut best = (self.keys[0], 0);
-        for s in 1..SYMMETRIES {
+        for s in 1..SYMS {
             if self.keys[s] < best.0 {
                 best = (self.keys[s], s);
             }
@@ -214,8 +217,8 @@ const ETC_FROM: u32 = 14;
 /// Nodes between two looks at the clock and the stop signal.
 const POLL: u64 = 1 << 12;
 
-/// One thread's search.
-pub(crate) struct Searcher<'a, B> {
+/// One thread's search, on positions with `SYMS` keys (see [`Pos`]).
+pub(crate) struct Searcher<'a, B, const SYMS: usize> {
     g: &'a Geometry<B>,
     table: &'a Table,
     shared: &'a Shared,
@@ -236,14 +239,14 @@ pub(crate) struct Searcher<'a, B> {
     buffer: Vec<(u64, usize, B)>,
 }
 
-impl<'a, B: Bits> Searcher<'a, B> {
+impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
     pub(crate) fn new(
         g: &'a Geometry<B>,
         table: &'a Table,
         shared: &'a Shared,
         limit: Limit,
         helper: usize,
-    ) -> Searcher<'a, B> {
+    ) -> Searcher<'a, B, SYMS> {
         Searcher {
             g,
             table,
@@ -283,7 +286,7 @@ impl<'a, B: Bits> Searcher<'a, B> {
 
     /// Is the value of `pos` for the player to move at least `t` (0 or 1)? Meaningless once
     /// [`Searcher::stopped`].
-    pub(crate) fn probe(&mut self, pos: &Pos<B>, t: i8) -> bool {
+    pub(crate) fn probe(&mut self, pos: &Pos<B, SYMS>, t: i8) -> bool {
         self.counts.nodes += 1;
         if self.counts.nodes & (POLL - 1) == 0 {
             self.poll();
@@ -330,7 +333,7 @@ impl<'a, B: Bits> Searcher<'a, B> {
         let colour = usize::from(pos.colour);
         let child_key = |c: usize| {
             let delta = g.delta(c, colour);
-            (0..SYMMETRIES)
+            (0..SYMS)
                 .map(|s| pos.keys[s].wrapping_add(delta[s]))
                 .min()
                 .unwrap_or(0)
@@ -423,7 +426,7 @@ impl<'a, B: Bits> Searcher<'a, B> {
     /// Probes the position after the mover's ball on `c` (with the mover's threats after it
     /// `t_me`) for the other threshold `1 - t`: deep while the table is used, lean below.
     #[inline(always)]
-    fn child(&mut self, pos: &Pos<B>, c: usize, t_me: B, t: i8) -> bool {
+    fn child(&mut self, pos: &Pos<B, SYMS>, c: usize, t_me: B, t: i8) -> bool {
         if pos.empties > self.table_from {
             let child = pos.play_with(self.g, c, t_me);
             self.probe(&child, 1 - t)
@@ -469,7 +472,7 @@ impl<'a, B: Bits> Searcher<'a, B> {
 
     /// Does the move at `peg` reach at least `v` for the player to move? `None` when the peg is
     /// full or the search stopped.
-    pub(crate) fn move_reaches(&mut self, pos: &Pos<B>, peg: usize, v: i8) -> Option<bool> {
+    pub(crate) fn move_reaches(&mut self, pos: &Pos<B, SYMS>, peg: usize, v: i8) -> Option<bool> {
         let g = self.g;
         let play = g.playable(pos.occupied());
         let c = (0..g.n).map(|z| g.cell(peg, z)).find(|&c| play.has(c))?;
@@ -490,7 +493,11 @@ impl<'a, B: Bits> Searcher<'a, B> {
 /// of a move score: its playable threats afterwards (up to 3), then all its threats; with the
 /// mover's threats after the ball.
 #[inline(always)]
-fn threat_score<B: Bits>(g: &Geometry<B>, pos: &Pos<B>, c: usize) -> (u64, B) {
+fn threat_score<B: Bits, const SYMS: usize>(
+    g: &Geometry<B>,
+    pos: &Pos<B, SYMS>,
+    c: usize,
+) -> (u64, B) {
     let me = pos.me | B::bit(c);
     let t_me = pos.t_me | g.new_threats(c, me, pos.opp);
     let after = pos.occupied() | B::bit(c);
@@ -504,7 +511,10 @@ fn threat_score<B: Bits>(g: &Geometry<B>, pos: &Pos<B>, c: usize) -> (u64, B) {
 
 /// The legal pegs (from 0) in a fixed order that depends on the position alone: pegs whose ball
 /// wins at once first, then by [`threat_score`], then by peg.
-pub(crate) fn fixed_order<B: Bits>(g: &Geometry<B>, pos: &Pos<B>) -> Vec<usize> {
+pub(crate) fn fixed_order<B: Bits, const SYMS: usize>(
+    g: &Geometry<B>,
+    pos: &Pos<B, SYMS>,
+) -> Vec<usize> {
     let play = g.playable(pos.occupied());
     let mut pegs: Vec<(u64, usize)> = play
         .cells()
@@ -530,12 +540,13 @@ pub(crate) fn peg_of_index(n: u32, p: usize) -> Peg {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+    use rustc_hash::FxHashSet;
 
     fn searcher<'a>(
         g: &'a Geometry<u64>,
         table: &'a Table,
         shared: &'a Shared,
-    ) -> Searcher<'a, u64> {
+    ) -> Searcher<'a, u64, SYMMETRIES> {
         let limit = Limit {
             deadline: None,
             nodes: None,
@@ -558,7 +569,7 @@ mod tests {
         let g = Geometry::<u64>::new(4, 4);
         let mut rng = Rng::new(17);
         let mut carried = 0;
-        for _ in 0..200 {
+        for _ in 0..300 {
             let mut game = Game::new(4, 4).unwrap();
             for _ in 0..rng.range(0, 30) {
                 let pegs: Vec<Peg> = game.legal_moves().collect();
@@ -568,7 +579,7 @@ mod tests {
                 }
                 game.play(p.x, p.y).unwrap();
             }
-            let pos = Pos::of_game(&g, &game);
+            let pos: Pos<u64, 1> = Pos::of_game(&g, &game);
             let mut p = Lean {
                 me: pos.me,
                 opp: pos.opp,
@@ -710,5 +721,103 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 10, "{checked}");
+    }
+
+    /// Every position reachable from (`a`, `b`) by dropping balls of either colour (a superset
+    /// of the positions a search can meet: wins do not stop it), as (Black-or-first, second).
+    fn beyond(g: &Geometry<u64>, a: u64, b: u64, to_move: usize) -> FxHashSet<(u64, u64)> {
+        let mut seen = FxHashSet::default();
+        let mut stack = vec![(a, b, to_move)];
+        while let Some((a, b, k)) = stack.pop() {
+            if !seen.insert((a, b)) {
+                continue;
+            }
+            for c in g.playable(a | b).cells() {
+                let bit = 1u64 << c;
+                stack.push(if k == 0 {
+                    (a | bit, b, 1)
+                } else {
+                    (a, b | bit, 0)
+                });
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn no_position_meets_its_image_when_the_root_forbids_it() {
+        // 3×3×3 positions of 17 to 21 balls from random play: where `images_can_meet` says no,
+        // no position beyond the root is the image of another under a symmetry (nor of itself).
+        let g = Geometry::<u64>::new(3, 3);
+        let mut rng = Rng::new(31);
+        let (mut apart, mut meeting) = (0, 0);
+        for _ in 0..120 {
+            let mut balls = [0u64; 2];
+            let stones = rng.range(17, 22);
+            for k in 0..stones as usize {
+                let cells: Vec<usize> = g.playable(balls[0] | balls[1]).cells().collect();
+                balls[k % 2] |= 1 << cells[rng.below(cells.len() as u32) as usize];
+            }
+            if g.images_can_meet(balls[0], balls[1]) {
+                meeting += 1;
+                continue;
+            }
+            apart += 1;
+            let seen = beyond(&g, balls[0], balls[1], stones as usize % 2);
+            for &(a, b) in &seen {
+                for s in 1..SYMMETRIES {
+                    let image = (g.image(s, a), g.image(s, b));
+                    assert!(!seen.contains(&image), "{balls:?}: {a:#x} {b:#x} under {s}");
+                }
+            }
+        }
+        assert!(
+            apart > 60 && meeting > 0,
+            "{apart} apart, {meeting} meeting"
+        );
+        // The empty board and a lone centre ball meet their images.
+        assert!(g.images_can_meet(0, 0));
+        assert!(g.images_can_meet(1 << g.cell(4, 0), 0));
+    }
+
+    #[test]
+    fn identity_keys_search_as_the_eight_keys_where_images_cannot_meet() {
+        // Score Four positions of 20 to 40 balls from random play: the probes with the
+        // identity key alone give the values the eight keys give.
+        let g = Geometry::<u64>::new(4, 4);
+        let shared = shared();
+        let limit = Limit {
+            deadline: None,
+            nodes: None,
+        };
+        let mut rng = Rng::new(37);
+        let mut compared = 0;
+        for _ in 0..300 {
+            let mut game = Game::new(4, 4).unwrap();
+            for _ in 0..rng.range(20, 40) {
+                let pegs: Vec<Peg> = game.legal_moves().collect();
+                let p = pegs[rng.below(pegs.len() as u32) as usize];
+                if game.clone().play(p.x, p.y).unwrap().is_some() {
+                    break;
+                }
+                game.play(p.x, p.y).unwrap();
+            }
+            let one: Pos<u64, 1> = Pos::of_game(&g, &game);
+            let eight: Pos<u64, SYMMETRIES> = Pos::of_game(&g, &game);
+            if g.images_can_meet(one.me, one.opp) || one.empties > 34 {
+                continue;
+            }
+            for t in [0, 1] {
+                let (table1, table8) = (
+                    Table::new(1 << 20, g.key_bits, g.pegs).unwrap(),
+                    Table::new(1 << 20, g.key_bits, g.pegs).unwrap(),
+                );
+                let mut s1 = Searcher::<u64, 1>::new(&g, &table1, &shared, limit, 0);
+                let mut s8 = Searcher::<u64, SYMMETRIES>::new(&g, &table8, &shared, limit, 0);
+                assert_eq!(s1.probe(&one, t), s8.probe(&eight, t), "{game:?}, t = {t}");
+            }
+            compared += 1;
+        }
+        assert!(compared > 50, "{compared} compared");
     }
 }
