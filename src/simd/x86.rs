@@ -46,6 +46,22 @@ impl Sse41 {
     }
 }
 
+/// Proof that the CPU has POPCNT, BMI1, BMI2 and LZCNT: bit counts and bit searches in one
+/// instruction each (the Sequence solver's search, `crate::sequence::solver`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bmi(());
+
+impl Bmi {
+    /// `Some` when the CPU has all of them.
+    pub(crate) fn new() -> Option<Bmi> {
+        (is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("lzcnt"))
+        .then_some(Bmi(()))
+    }
+}
+
 /// Proof that the CPU has AVX-512 F, BW, VBMI, VBMI2 and POPCNT (the window tokenizer's
 /// instructions, [`crate::input::window`]).
 #[derive(Debug, Clone, Copy)]

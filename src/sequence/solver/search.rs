@@ -14,6 +14,8 @@ use super::bits::Bits;
 use super::geometry::{Geometry, SYMMETRIES};
 use super::table::{Bound, Table};
 use crate::sequence::{Color, Game, Peg};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::x86::Bmi;
 
 /// A position as the search sees it, from the side of the player to move, with its key under
 /// the first `SYMS` symmetries: all [`SYMMETRIES`] where the search may meet a position and its
@@ -237,6 +239,100 @@ pub(crate) struct Searcher<'a, B, const SYMS: usize> {
     /// The ordered moves of every depth: `(score, cell, mover's threats after)`, n² slots for
     /// each number of empty cells.
     buffer: Vec<(u64, usize, B)>,
+    /// Present when the search runs compiled for POPCNT and BMI (see [`Isa`]).
+    #[cfg(target_arch = "x86_64")]
+    bmi: Option<Bmi>,
+}
+
+/// The instructions a search is compiled for. The search is written once
+/// ([`Searcher::probe_as`], [`Searcher::lean_as`]) and its recursion goes through these, so a
+/// whole search stays in the code of one instruction set: [`Baseline`] everywhere, [`Bmi`] on
+/// x86-64 CPUs with POPCNT, BMI1, BMI2 and LZCNT (a bit count is one instruction there, not
+/// a dozen), unless `BITGAMES_SIMD=portable`. Both search the same nodes (tested).
+pub(crate) trait Isa: Copy {
+    /// [`Searcher::probe_as`] on this instruction set.
+    fn probe<B: Bits, const SYMS: usize>(
+        self,
+        s: &mut Searcher<'_, B, SYMS>,
+        pos: &Pos<B, SYMS>,
+        t: i8,
+    ) -> bool;
+    /// [`Searcher::lean_as`] on this instruction set.
+    fn lean<B: Bits, const SYMS: usize>(
+        self,
+        s: &mut Searcher<'_, B, SYMS>,
+        p: &Lean<B>,
+        t: i8,
+    ) -> bool;
+}
+
+/// The baseline instruction set of the target.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Baseline;
+
+impl Isa for Baseline {
+    fn probe<B: Bits, const SYMS: usize>(
+        self,
+        s: &mut Searcher<'_, B, SYMS>,
+        pos: &Pos<B, SYMS>,
+        t: i8,
+    ) -> bool {
+        s.probe_as(self, pos, t)
+    }
+    fn lean<B: Bits, const SYMS: usize>(
+        self,
+        s: &mut Searcher<'_, B, SYMS>,
+        p: &Lean<B>,
+        t: i8,
+    ) -> bool {
+        s.lean_as(self, p, t)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Isa for Bmi {
+    #[inline(always)]
+    fn probe<B: Bits, const SYMS: usize>(
+        self,
+        s: &mut Searcher<'_, B, SYMS>,
+        pos: &Pos<B, SYMS>,
+        t: i8,
+    ) -> bool {
+        // SAFETY: `self` exists, so the CPU has the instructions (checked in `Bmi::new`).
+        unsafe { probe_bmi(self, s, pos, t) }
+    }
+    #[inline(always)]
+    fn lean<B: Bits, const SYMS: usize>(
+        self,
+        s: &mut Searcher<'_, B, SYMS>,
+        p: &Lean<B>,
+        t: i8,
+    ) -> bool {
+        // SAFETY: as above.
+        unsafe { lean_bmi(self, s, p, t) }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+fn probe_bmi<B: Bits, const SYMS: usize>(
+    bmi: Bmi,
+    s: &mut Searcher<'_, B, SYMS>,
+    pos: &Pos<B, SYMS>,
+    t: i8,
+) -> bool {
+    s.probe_as(bmi, pos, t)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+fn lean_bmi<B: Bits, const SYMS: usize>(
+    bmi: Bmi,
+    s: &mut Searcher<'_, B, SYMS>,
+    p: &Lean<B>,
+    t: i8,
+) -> bool {
+    s.lean_as(bmi, p, t)
 }
 
 impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
@@ -259,7 +355,20 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
             table_from: TABLE_FROM,
             helper,
             buffer: vec![(0, 0, B::ZERO); (g.cells + 1) * g.pegs],
+            #[cfg(target_arch = "x86_64")]
+            bmi: (crate::simd::Backend::detect() != crate::simd::Backend::Portable)
+                .then(Bmi::new)
+                .flatten(),
         }
+    }
+
+    /// The same search on the baseline instructions, as on a CPU without them (tests).
+    #[cfg(test)]
+    fn on_baseline(self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        return Searcher { bmi: None, ..self };
+        #[cfg(not(target_arch = "x86_64"))]
+        self
     }
 
     /// Looks at the stop signal and the limits; reports the nodes.
@@ -287,6 +396,26 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
     /// Is the value of `pos` for the player to move at least `t` (0 or 1)? Meaningless once
     /// [`Searcher::stopped`].
     pub(crate) fn probe(&mut self, pos: &Pos<B, SYMS>, t: i8) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(bmi) = self.bmi {
+            return bmi.probe(self, pos, t);
+        }
+        Baseline.probe(self, pos, t)
+    }
+
+    /// [`Searcher::lean_as`] on the instructions chosen.
+    #[cfg(test)]
+    fn lean(&mut self, p: &Lean<B>, t: i8) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(bmi) = self.bmi {
+            return bmi.lean(self, p, t);
+        }
+        Baseline.lean(self, p, t)
+    }
+
+    /// [`Searcher::probe`] compiled for `isa`.
+    #[inline(always)]
+    fn probe_as<I: Isa>(&mut self, isa: I, pos: &Pos<B, SYMS>, t: i8) -> bool {
         self.counts.nodes += 1;
         if self.counts.nodes & (POLL - 1) == 0 {
             self.poll();
@@ -303,7 +432,7 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
         if moves.is_single() {
             let c = moves.lowest();
             let me = pos.me | B::bit(c);
-            return !self.child(pos, c, pos.t_me | g.new_threats(c, me, pos.opp), t);
+            return !self.child(isa, pos, c, pos.t_me | g.new_threats(c, me, pos.opp), t);
         }
         // Lines that can no longer be completed: without one, a player cannot win.
         if t == 1 && !g.open_window(pos.opp) {
@@ -391,7 +520,7 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
                 break;
             }
             let (_, c, t_me) = self.buffer[base + i];
-            if !self.child(pos, c, t_me, t) {
+            if !self.child(isa, pos, c, t_me, t) {
                 proved = Some(c);
                 break;
             }
@@ -426,10 +555,10 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
     /// Probes the position after the mover's ball on `c` (with the mover's threats after it
     /// `t_me`) for the other threshold `1 - t`: deep while the table is used, lean below.
     #[inline(always)]
-    fn child(&mut self, pos: &Pos<B, SYMS>, c: usize, t_me: B, t: i8) -> bool {
+    fn child<I: Isa>(&mut self, isa: I, pos: &Pos<B, SYMS>, c: usize, t_me: B, t: i8) -> bool {
         if pos.empties > self.table_from {
             let child = pos.play_with(self.g, c, t_me);
-            self.probe(&child, 1 - t)
+            isa.probe(self, &child, 1 - t)
         } else {
             let child = Lean {
                 me: pos.opp,
@@ -437,13 +566,14 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
                 t_me: pos.t_opp,
                 t_opp: t_me,
             };
-            self.lean(&child, 1 - t)
+            isa.lean(self, &child, 1 - t)
         }
     }
 
     /// [`Searcher::probe`] near the end of the game: the threat rules, then every move, the
     /// cells on the most windows first; no table, no ordering.
-    fn lean(&mut self, p: &Lean<B>, t: i8) -> bool {
+    #[inline(always)]
+    fn lean_as<I: Isa>(&mut self, isa: I, p: &Lean<B>, t: i8) -> bool {
         self.counts.nodes += 1;
         if self.counts.nodes & (POLL - 1) == 0 {
             self.poll();
@@ -459,7 +589,7 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
         };
         for part in [moves & g.rich, moves & !g.rich] {
             for c in part.cells() {
-                if !self.lean(&p.play(g, c), 1 - t) {
+                if !isa.lean(self, &p.play(g, c), 1 - t) {
                     return true;
                 }
                 if self.stopped {
@@ -552,6 +682,27 @@ mod tests {
             nodes: None,
         };
         Searcher::new(g, table, shared, limit, 0)
+    }
+
+    /// A Score Four game of careful random play (no ball that wins or lets the opponent win at
+    /// once) down to `empties` empty cells, or fewer balls where no careful ball is left.
+    fn careful_game(empties: u32, rng: &mut Rng) -> Game {
+        let mut game = Game::new(4, 4).unwrap();
+        while 64 - game.moves_played() > empties {
+            let me = game.to_move();
+            let pegs: Vec<Peg> = game
+                .legal_moves()
+                .filter(|p| {
+                    let mut a = game.clone();
+                    a.play(p.x, p.y).unwrap().is_none() && a.winning_pegs(me.other()).is_empty()
+                })
+                .collect();
+            let Some(&p) = pegs.get(rng.below(pegs.len() as u32) as usize) else {
+                break;
+            };
+            game.play(p.x, p.y).unwrap();
+        }
+        game
     }
 
     fn shared() -> Shared {
@@ -654,23 +805,8 @@ mod tests {
         let mut rng = Rng::new(23);
         let mut checked = 0;
         for _ in 0..400 {
-            let mut game = Game::new(4, 4).unwrap();
-            // Careful random play: no ball that wins or lets the opponent win at once.
             let empties = rng.range(10, 40);
-            while 64 - game.moves_played() > empties {
-                let me = game.to_move();
-                let pegs: Vec<Peg> = game
-                    .legal_moves()
-                    .filter(|p| {
-                        let mut a = game.clone();
-                        a.play(p.x, p.y).unwrap().is_none() && a.winning_pegs(me.other()).is_empty()
-                    })
-                    .collect();
-                let Some(&p) = pegs.get(rng.below(pegs.len() as u32) as usize) else {
-                    break;
-                };
-                game.play(p.x, p.y).unwrap();
-            }
+            let game = careful_game(empties, &mut rng);
             let (mover, other) = (game.to_move(), game.to_move().other());
             if game.outcome().is_some()
                 || !game.winning_pegs(mover).is_empty()
@@ -819,5 +955,45 @@ mod tests {
             compared += 1;
         }
         assert!(compared > 50, "{compared} compared");
+    }
+
+    #[test]
+    fn the_bmi_search_visits_the_baseline_search_s_nodes() {
+        // The same probes compiled for the two instruction sets: the same answers after the
+        // same number of nodes, on Score Four positions of 40 to 52 balls.
+        #[cfg(target_arch = "x86_64")]
+        let bmi = Bmi::new().is_some();
+        #[cfg(not(target_arch = "x86_64"))]
+        let bmi = false;
+        if !bmi {
+            eprintln!("skipped: no POPCNT, BMI1, BMI2 and LZCNT here (or not x86-64)");
+            return;
+        }
+        let g = Geometry::<u64>::new(4, 4);
+        let shared = shared();
+        let mut rng = Rng::new(41);
+        let mut compared = 0;
+        for _ in 0..60 {
+            let game = careful_game(rng.range(12, 25), &mut rng);
+            let pos: Pos<u64, 1> = Pos::of_game(&g, &game);
+            for t in [0, 1] {
+                let mut answers = Vec::new();
+                for baseline in [false, true] {
+                    let table = Table::new(1 << 20, g.key_bits, g.pegs).unwrap();
+                    let limit = Limit {
+                        deadline: None,
+                        nodes: None,
+                    };
+                    let mut s = Searcher::<u64, 1>::new(&g, &table, &shared, limit, 0);
+                    if baseline {
+                        s = s.on_baseline();
+                    }
+                    answers.push((s.probe(&pos, t), s.counts.nodes));
+                }
+                assert_eq!(answers[0], answers[1], "{game:?}, t = {t}");
+            }
+            compared += 1;
+        }
+        assert!(compared > 30, "{compared} compared");
     }
 }
