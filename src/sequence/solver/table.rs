@@ -2,8 +2,9 @@
 //! by every search thread without locks.
 //!
 //! A position key (the canonical compact key, [`super::geometry::Geometry::key_bits`] bits) is
-//! first mapped by a bijection of its bit range. The low bits of the image pick the bucket; the
-//! next bits are stored in the entry as its check. When the bucket index and the check together
+//! first mapped by a bijection of its bit range: its low word (or all of it, up to 64 bits),
+//! mixed with the high word, times an odd number modulo 2^bits. The top bits of the image pick
+//! the bucket; the rest, and the high word, are stored in the entry as its check. When the bucket index and the check together
 //! cover every bit of the key, two positions can never be confused (for Score Four, 80-bit keys,
 //! from 2^28 buckets, a 4 GiB table); otherwise a false match needs the check bits to agree by
 //! chance.
@@ -92,7 +93,16 @@ pub(crate) struct Table {
     key_bits: u32,
     move_bits: u32,
     check_bits: u32,
+    /// The key's low word's bits: `key_bits`, at most 64.
+    low_mask: u64,
+    /// The low word's image bits below the bucket index (kept in the check).
+    shift: u32,
 }
+
+/// Mixes the key's high word into the low word ([`Table::place`]).
+const MIX_HIGH: u64 = 0x9e37_79b9_7f4a_7c15;
+/// The odd multiplier of [`Table::place`]'s bijection.
+const MIX: u64 = 0xd6e8_feb8_6659_fd93;
 
 /// Asks Linux to back the huge-page-aligned part of `len` bytes from `start` (an allocation
 /// just made: for a large table the allocator maps it fresh, so no page of it is in memory yet)
@@ -146,12 +156,17 @@ impl Table {
         // the layout `Box<[Bucket]>` frees; all-zero bits are a valid `Bucket` (two atomics of 0).
         let buckets = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(raw, count)) };
         let move_bits = (pegs.max(2) as u64 - 1).ilog2() + 1;
+        let low_bits = key_bits.clamp(1, 64);
         Ok(Table {
             buckets,
             index_bits,
             key_bits,
             move_bits,
             check_bits: 64 - BOUND_BITS - WORK_BITS - move_bits,
+            low_mask: u64::MAX >> (64 - low_bits),
+            // At most 63: only a one-bucket table with keys of 64 bits or more would need 64,
+            // and it is not exact anyway.
+            shift: (low_bits - index_bits.min(low_bits)).min(63),
         })
     }
 
@@ -174,24 +189,25 @@ impl Table {
         }
     }
 
-    /// The bucket and the check of a key: a bijection of the key's bit range, split.
+    /// The bucket and the check of a key. The low word `lo` (the key's low `key_bits` bits, at
+    /// most 64) becomes `x = (lo ^ hi · MIX_HIGH) · MIX` modulo 2^`key_bits`, a bijection for
+    /// each high word `hi` (`MIX` is odd), whose top bits depend on every bit below them: they
+    /// pick the bucket. The check is the bits of `x` under them, then `hi`. Both together give
+    /// back the key (tested), so a check of enough bits makes the table exact.
     #[inline(always)]
     fn place(&self, key: u128) -> (usize, u64) {
-        let bits = self.key_bits;
-        let mask = if bits >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << bits) - 1
-        };
-        let half = bits.div_ceil(2).max(1);
-        let mut x = key & mask;
-        x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) & mask;
-        x ^= x >> half;
-        x = x.wrapping_mul(0xd6e8_feb8_6659_fd93_a0d9_0e52_4cf1_2c35) & mask;
-        x ^= x >> half;
-        let index = (x as usize) & (self.buckets.len() - 1);
-        let check = ((x >> self.index_bits) as u64) & ((1 << self.check_bits) - 1);
-        (index, check)
+        let (index, check) = self.image(key);
+        (index as usize & (self.buckets.len() - 1), check)
+    }
+
+    /// [`Table::place`] before the index is cut to the bucket count (which changes nothing
+    /// unless the table has more buckets than keys).
+    #[inline(always)]
+    fn image(&self, key: u128) -> (u64, u64) {
+        let (lo, hi) = (key as u64 & self.low_mask, (key >> 64) as u64);
+        let x = (lo ^ hi.wrapping_mul(MIX_HIGH)).wrapping_mul(MIX) & self.low_mask;
+        let check = (x & !(u64::MAX << self.shift)) | hi << self.shift;
+        (x >> self.shift, check & !(u64::MAX << self.check_bits))
     }
 
     /// Starts loading the bucket of `key` into the cache.
@@ -398,6 +414,57 @@ mod tests {
             .filter(|k| t.probe(k * 7919 + 1).is_some())
             .count();
         assert_eq!(hits, 0);
+    }
+
+    /// The key of a bucket and a full check under [`Table::place`] (its inverse).
+    fn unplace(t: &Table, index: u64, check: u64) -> u128 {
+        // The inverse of MIX modulo 2^64, by Newton's iteration (each step doubles the bits).
+        let mut inverse = MIX;
+        for _ in 0..6 {
+            inverse = inverse.wrapping_mul(2u64.wrapping_sub(MIX.wrapping_mul(inverse)));
+        }
+        assert_eq!(MIX.wrapping_mul(inverse), 1);
+        let low = check & !(u64::MAX << t.shift);
+        let hi = check >> t.shift;
+        let x = index << t.shift | low;
+        let lo = (x.wrapping_mul(inverse) ^ hi.wrapping_mul(MIX_HIGH)) & t.low_mask;
+        u128::from(hi) << 64 | u128::from(lo)
+    }
+
+    #[test]
+    fn an_exact_table_s_place_gives_back_the_key() {
+        // Exact sizes of Score Four's 80-bit keys (2^28 buckets and more, checked without the
+        // allocation) and of 36-bit keys (n = 3): the bucket and the check give back the key,
+        // for keys that differ in one or two bits and for random ones.
+        let mut rng = crate::rng::Rng::new(5);
+        for (key_bits, index_bits, pegs) in [(80, 28, 16), (80, 30, 16), (36, 10, 9), (36, 0, 9)] {
+            let move_bits = (pegs as u64 - 1).ilog2() + 1;
+            let low_bits: u32 = key_bits.min(64);
+            let t = Table {
+                buckets: Box::new([]),
+                index_bits,
+                key_bits,
+                move_bits,
+                check_bits: 64 - BOUND_BITS - WORK_BITS - move_bits,
+                low_mask: u64::MAX >> (64 - low_bits),
+                shift: (low_bits - index_bits.min(low_bits)).min(63),
+            };
+            assert!(t.is_exact());
+            let mask = (1u128 << key_bits) - 1;
+            let mut keys: Vec<u128> = (0..key_bits)
+                .flat_map(|i| (0..key_bits).map(move |j| 1u128 << i | 1u128 << j))
+                .collect();
+            keys.extend(
+                (0..2000).map(|_| {
+                    (u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())) & mask
+                }),
+            );
+            for key in keys {
+                let (index, check) = t.image(key);
+                assert!(index < 1 << index_bits);
+                assert_eq!(unplace(&t, index, check), key, "{key:#x}, {key_bits} bits");
+            }
+        }
     }
 
     #[test]
