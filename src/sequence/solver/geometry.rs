@@ -30,6 +30,8 @@ pub(crate) struct Geometry<B> {
     /// The cells on more windows than the average cell: tried first where moves are not
     /// scored.
     pub(crate) rich: B,
+    /// The peg of each cell (a division the search would otherwise make per move).
+    pegs_of: Vec<u8>,
     /// Every m-window (m cells in a row), as a cell set.
     windows: Vec<B>,
     /// The windows through cell `c`: `through[through_at[c]..through_at[c + 1]]`.
@@ -204,6 +206,7 @@ impl<B: Bits> Geometry<B> {
             board,
             bottom,
             rich,
+            pegs_of: (0..cells).map(|c| (c / n as usize) as u8).collect(),
             windows,
             through,
             through_at,
@@ -224,7 +227,7 @@ impl<B: Bits> Geometry<B> {
     /// The peg (from 0) of cell `c`.
     #[inline]
     pub(crate) fn peg_of(&self, c: usize) -> usize {
-        c / self.n as usize
+        usize::from(self.pegs_of[c])
     }
 
     /// The lowest empty cell of every peg that is not full, given the occupied cells.
@@ -274,7 +277,8 @@ impl<B: Bits> Geometry<B> {
         let mut t = B::ZERO;
         for &w in self.through(c) {
             let rest = w & !own;
-            if rest.is_single() {
+            // At most one cell missing (none adds nothing).
+            if rest.without_lowest().is_zero() {
                 t |= rest;
             }
         }
