@@ -684,6 +684,20 @@ mod tests {
         Searcher::new(g, table, shared, limit, 0)
     }
 
+    /// A Score Four game of `balls` random balls, or fewer: it stops before a ball that wins.
+    fn random_game(balls: u32, rng: &mut Rng) -> Game {
+        let mut game = Game::new(4, 4).unwrap();
+        for _ in 0..balls {
+            let pegs: Vec<Peg> = game.legal_moves().collect();
+            let p = pegs[rng.below(pegs.len() as u32) as usize];
+            if game.clone().play(p.x, p.y).unwrap().is_some() {
+                break;
+            }
+            game.play(p.x, p.y).unwrap();
+        }
+        game
+    }
+
     /// A Score Four game of careful random play (no ball that wins or lets the opponent win at
     /// once) down to `empties` empty cells, or fewer balls where no careful ball is left.
     fn careful_game(empties: u32, rng: &mut Rng) -> Game {
@@ -721,15 +735,7 @@ mod tests {
         let mut rng = Rng::new(17);
         let mut carried = 0;
         for _ in 0..300 {
-            let mut game = Game::new(4, 4).unwrap();
-            for _ in 0..rng.range(0, 30) {
-                let pegs: Vec<Peg> = game.legal_moves().collect();
-                let p = pegs[rng.below(pegs.len() as u32) as usize];
-                if game.clone().play(p.x, p.y).unwrap().is_some() {
-                    break;
-                }
-                game.play(p.x, p.y).unwrap();
-            }
+            let game = random_game(rng.range(0, 30), &mut rng);
             let pos: Pos<u64, 1> = Pos::of_game(&g, &game);
             let mut p = Lean {
                 me: pos.me,
@@ -929,15 +935,7 @@ mod tests {
         let mut rng = Rng::new(37);
         let mut compared = 0;
         for _ in 0..300 {
-            let mut game = Game::new(4, 4).unwrap();
-            for _ in 0..rng.range(20, 40) {
-                let pegs: Vec<Peg> = game.legal_moves().collect();
-                let p = pegs[rng.below(pegs.len() as u32) as usize];
-                if game.clone().play(p.x, p.y).unwrap().is_some() {
-                    break;
-                }
-                game.play(p.x, p.y).unwrap();
-            }
+            let game = random_game(rng.range(20, 40), &mut rng);
             let one: Pos<u64, 1> = Pos::of_game(&g, &game);
             let eight: Pos<u64, SYMMETRIES> = Pos::of_game(&g, &game);
             if g.images_can_meet(one.me, one.opp) || one.empties > 34 {

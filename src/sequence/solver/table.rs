@@ -155,9 +155,15 @@ impl Table {
         // SAFETY: `raw` is a fresh allocation of `count` buckets with the global allocator and
         // the layout `Box<[Bucket]>` frees; all-zero bits are a valid `Bucket` (two atomics of 0).
         let buckets = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(raw, count)) };
+        Ok(Table::shaped(buckets, index_bits, key_bits, pegs))
+    }
+
+    /// A table on `buckets` that places keys as a table of 2^`index_bits` buckets would
+    /// (tests shape tables without their memory).
+    fn shaped(buckets: Box<[Bucket]>, index_bits: u32, key_bits: u32, pegs: usize) -> Table {
         let move_bits = (pegs.max(2) as u64 - 1).ilog2() + 1;
         let low_bits = key_bits.clamp(1, 64);
-        Ok(Table {
+        Table {
             buckets,
             index_bits,
             key_bits,
@@ -167,7 +173,7 @@ impl Table {
             // At most 63: only a one-bucket table with keys of 64 bits or more would need 64,
             // and it is not exact anyway.
             shift: (low_bits - index_bits.min(low_bits)).min(63),
-        })
+        }
     }
 
     /// The table's size in bytes.
@@ -438,17 +444,7 @@ mod tests {
         // for keys that differ in one or two bits and for random ones.
         let mut rng = crate::rng::Rng::new(5);
         for (key_bits, index_bits, pegs) in [(80, 28, 16), (80, 30, 16), (36, 10, 9), (36, 0, 9)] {
-            let move_bits = (pegs as u64 - 1).ilog2() + 1;
-            let low_bits: u32 = key_bits.min(64);
-            let t = Table {
-                buckets: Box::new([]),
-                index_bits,
-                key_bits,
-                move_bits,
-                check_bits: 64 - BOUND_BITS - WORK_BITS - move_bits,
-                low_mask: u64::MAX >> (64 - low_bits),
-                shift: (low_bits - index_bits.min(low_bits)).min(63),
-            };
+            let t = Table::shaped(Box::new([]), index_bits, key_bits, pegs);
             assert!(t.is_exact());
             let mask = (1u128 << key_bits) - 1;
             let mut keys: Vec<u128> = (0..key_bits)
