@@ -58,7 +58,7 @@ use std::time::{Duration, Instant};
 use bits::{Bits, Wide};
 use geometry::{Geometry, SYMMETRIES};
 use search::{Counts, Limit, Pos, Searcher, Shared};
-use table::{Bound, Table};
+use table::{Bound, Table, Tables};
 
 pub use proof::{Proof, ProofError};
 
@@ -179,7 +179,9 @@ pub struct Limits {
 #[non_exhaustive]
 pub struct Options {
     /// The transposition table's size in bytes, rounded down to a power of two of 16-byte
-    /// buckets (at least one). Default 64 MiB.
+    /// buckets (at least one). Default 64 MiB. A second table of an eighth of that, at most
+    /// 8 MiB, keeps the positions with fewer than 14 empty cells (none when the first table is
+    /// large enough to be exact and the second is not: see [`Solver::table_is_exact`]).
     pub table_bytes: usize,
     /// Search threads (Lazy SMP over the shared table), at least 1. Default 1.
     pub threads: usize,
@@ -420,13 +422,24 @@ const STACK_BYTES: usize = 64 << 20;
 /// debug build.
 const INLINE_EMPTIES: u32 = 32;
 
-/// A solver for one board size: its tables and its transposition table, kept from one solve to
+/// The second table's largest size ([`Options::table_bytes`]): 8 MiB, in the L3 cache and the
+/// TLB's reach of most CPUs.
+const NEAR_BYTES: usize = 8 << 20;
+
+/// Positions with fewer empty cells than this are kept in the second table (measured best among
+/// 10, 12, 14 and 16 on Score Four positions of 28 and 30 balls: docs/perf-log.md).
+const NEAR_BELOW: u32 = 14;
+
+/// A solver for one board size: its tables and its transposition tables, kept from one solve to
 /// the next (every entry stays true: the rules do not change).
 pub struct Solver {
     n: u32,
     m: u32,
     engine: Engine,
     table: Table,
+    /// The second table, for the positions with fewer than `near_below` empty cells.
+    near: Table,
+    near_below: u32,
     threads: usize,
     monitor: Monitor,
 }
@@ -449,13 +462,24 @@ impl Solver {
             _ => Engine::Six(Geometry::new(n, m)),
         };
         let key_bits = with_geometry!(&engine, g => g.key_bits);
-        let table = Table::new(options.table_bytes, key_bits, (n * n) as usize)
-            .map_err(|e| SolverError::OutOfMemory { bytes: e.bytes })?;
+        let new_table = |bytes| {
+            Table::new(bytes, key_bits, (n * n) as usize)
+                .map_err(|e| SolverError::OutOfMemory { bytes: e.bytes })
+        };
+        let table = new_table(options.table_bytes)?;
+        let mut near = new_table((options.table_bytes / 8).min(NEAR_BYTES))?;
+        let mut near_below = NEAR_BELOW;
+        if table.is_exact() && !near.is_exact() {
+            // A table large enough to be exact stays so: no second table.
+            (near, near_below) = (new_table(0)?, 0);
+        }
         Ok(Solver {
             n,
             m,
             engine,
             table,
+            near,
+            near_below,
             threads: options.threads,
             monitor: Monitor(Arc::new(Watch {
                 shared: Shared {
@@ -477,20 +501,28 @@ impl Solver {
         self.m
     }
 
-    /// The transposition table's size in bytes.
+    /// The transposition table's size in bytes (the second table of
+    /// [`Options::table_bytes`] not counted).
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
     }
 
-    /// Is the table large enough that every position has its own slot key (no two positions
-    /// can ever be confused)? True for n ≤ 3, and for n = 4 from a 4 GiB table.
+    /// Are the tables large enough that every position has its own slot key (no two positions
+    /// can ever be confused)? True for n ≤ 3, and for n = 4 from a 4 GiB table (which then
+    /// has no second table).
     pub fn table_is_exact(&self) -> bool {
-        self.table.is_exact()
+        self.table.is_exact() && (self.near_below == 0 || self.near.is_exact())
     }
 
     /// Forgets every table entry.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.near.clear();
+    }
+
+    /// The tables a search probes.
+    fn tables(&self) -> Tables<'_> {
+        Tables::new(&self.table, &self.near, self.near_below)
     }
 
     /// A handle to watch or stop the searches of this solver from another thread.
@@ -542,7 +574,7 @@ impl Solver {
         watch.shared.stop.store(false, Ordering::Relaxed);
         let mut solution = with_geometry!(&self.engine, g => solve_on(
             g,
-            &self.table,
+            self.tables(),
             &self.monitor,
             game,
             mode,
@@ -580,9 +612,9 @@ impl Solver {
         self.monitor.set_phase(Phase::Proof);
         let result = with_geometry!(&self.engine, g => {
             if images_can_meet(g, game) {
-                check_on::<_, SYMMETRIES>(g, &self.table, &watch.shared, limit, game, winner)
+                check_on::<_, SYMMETRIES>(g, self.tables(), &watch.shared, limit, game, winner)
             } else {
-                check_on::<_, 1>(g, &self.table, &watch.shared, limit, game, winner)
+                check_on::<_, 1>(g, self.tables(), &watch.shared, limit, game, winner)
             }
         });
         self.monitor.set_phase(Phase::Idle);
@@ -620,13 +652,13 @@ fn images_can_meet<B: Bits>(g: &Geometry<B>, game: &Game) -> bool {
 /// [`Solver::check_win`] on one width, with `SYMS` keys a position.
 fn check_on<B: Bits, const SYMS: usize>(
     g: &Geometry<B>,
-    table: &Table,
+    tables: Tables<'_>,
     shared: &Shared,
     limit: Limit,
     game: &Game,
     winner: Color,
 ) -> Result<Proof, ProofError> {
-    let mut searcher = Searcher::<B, SYMS>::new(g, table, shared, limit, 0);
+    let mut searcher = Searcher::<B, SYMS>::new(g, tables, shared, limit, 0);
     let empties = g.cells as u32 - game.moves_played();
     let result = on_big_stack(empties, || proof::check(g, &mut searcher, game, winner));
     searcher.flush();
@@ -637,7 +669,7 @@ fn check_on<B: Bits, const SYMS: usize>(
 /// principal variation.
 fn solve_on<B: Bits>(
     g: &Geometry<B>,
-    table: &Table,
+    tables: Tables<'_>,
     monitor: &Monitor,
     game: &Game,
     mode: Mode,
@@ -645,16 +677,16 @@ fn solve_on<B: Bits>(
     threads: usize,
 ) -> Solution {
     if images_can_meet(g, game) {
-        solve_with::<B, SYMMETRIES>(g, table, monitor, game, mode, limit, threads)
+        solve_with::<B, SYMMETRIES>(g, tables, monitor, game, mode, limit, threads)
     } else {
-        solve_with::<B, 1>(g, table, monitor, game, mode, limit, threads)
+        solve_with::<B, 1>(g, tables, monitor, game, mode, limit, threads)
     }
 }
 
 /// [`solve_on`] with `SYMS` keys a position.
 fn solve_with<B: Bits, const SYMS: usize>(
     g: &Geometry<B>,
-    table: &Table,
+    tables: Tables<'_>,
     monitor: &Monitor,
     game: &Game,
     mode: Mode,
@@ -680,7 +712,7 @@ fn solve_with<B: Bits, const SYMS: usize>(
     }
     let mut stats = Stats::default();
     let (proven, complete) =
-        value_on_threads(g, table, monitor, &root, want, limit, threads, &mut stats);
+        value_on_threads(g, tables, monitor, &root, want, limit, threads, &mut stats);
     let mut solution = Solution {
         bounds: Bounds::of_bound(proven, mover),
         best_move: None,
@@ -691,7 +723,7 @@ fn solve_with<B: Bits, const SYMS: usize>(
     if !complete {
         return solution;
     }
-    let mut searcher = Searcher::new(g, table, shared, limit, 0);
+    let mut searcher = Searcher::new(g, tables, shared, limit, 0);
     let (best, pv) = on_big_stack(root.empties, || {
         monitor.set_phase(Phase::BestMove);
         let best = best_move(g, &mut searcher, &root, proven.lower);
@@ -721,7 +753,7 @@ fn solve_with<B: Bits, const SYMS: usize>(
 #[allow(clippy::too_many_arguments)]
 fn value_on_threads<B: Bits, const SYMS: usize>(
     g: &Geometry<B>,
-    table: &Table,
+    tables: Tables<'_>,
     monitor: &Monitor,
     root: &Pos<B, SYMS>,
     want: Bound,
@@ -744,7 +776,7 @@ fn value_on_threads<B: Bits, const SYMS: usize>(
     // search of a small position (see `INLINE_EMPTIES`).
     let search = |helper: usize| {
         let (done, partial, counts) = (&done, &partial, &counts);
-        let mut searcher = Searcher::<B, SYMS>::new(g, table, shared, limit, helper);
+        let mut searcher = Searcher::<B, SYMS>::new(g, tables, shared, limit, helper);
         let mut bound = want;
         loop {
             if bound.lower >= bound.upper {

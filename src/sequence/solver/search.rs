@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use super::bits::Bits;
 use super::geometry::{Geometry, SYMMETRIES};
-use super::table::{Bound, Table};
+use super::table::{Bound, Tables};
 use crate::sequence::{Color, Game, Peg};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::x86::Bmi;
@@ -222,7 +222,7 @@ const POLL: u64 = 1 << 12;
 /// One thread's search, on positions with `SYMS` keys (see [`Pos`]).
 pub(crate) struct Searcher<'a, B, const SYMS: usize> {
     g: &'a Geometry<B>,
-    table: &'a Table,
+    tables: Tables<'a>,
     shared: &'a Shared,
     limit: Limit,
     pub(crate) counts: Counts,
@@ -338,14 +338,14 @@ fn lean_bmi<B: Bits, const SYMS: usize>(
 impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
     pub(crate) fn new(
         g: &'a Geometry<B>,
-        table: &'a Table,
+        tables: Tables<'a>,
         shared: &'a Shared,
         limit: Limit,
         helper: usize,
     ) -> Searcher<'a, B, SYMS> {
         Searcher {
             g,
-            table,
+            tables,
             shared,
             limit,
             counts: Counts::default(),
@@ -445,7 +445,8 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
         let (key, sym) = pos.canonical();
         let mut hint = usize::MAX;
         self.counts.probes += 1;
-        if let Some(hit) = self.table.probe(key) {
+        let table = self.tables.of(pos.empties);
+        if let Some(hit) = table.probe(key) {
             self.counts.hits += 1;
             if hit.bound.lower >= t {
                 return true;
@@ -467,9 +468,10 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
                 .min()
                 .unwrap_or(0)
         };
+        let child_table = self.tables.of(pos.empties - 1);
         if pos.empties > self.table_from {
             for c in moves.cells() {
-                self.table.prefetch(child_key(c));
+                child_table.prefetch(child_key(c));
             }
         }
 
@@ -506,7 +508,7 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
             for i in 0..len {
                 let c = self.buffer[base + i].1;
                 self.counts.probes += 1;
-                if let Some(hit) = self.table.probe(child_key(c)) {
+                if let Some(hit) = child_table.probe(child_key(c)) {
                     self.counts.hits += 1;
                     if hit.bound.upper < 1 - t {
                         proved = Some(c);
@@ -547,7 +549,7 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
             let c = proved.unwrap_or(self.buffer[base].1);
             let peg = usize::from(g.sym[sym][g.peg_of(c)]);
             let work = (self.counts.nodes - before).max(1).ilog2();
-            self.table.store(key, bound, peg, work);
+            table.store(key, bound, peg, work);
         }
         proved.is_some()
     }
@@ -668,6 +670,7 @@ pub(crate) fn peg_of_index(n: u32, p: usize) -> Peg {
 
 #[cfg(test)]
 mod tests {
+    use super::super::table::Table;
     use super::*;
     use crate::rng::Rng;
     use rustc_hash::FxHashSet;
@@ -681,7 +684,7 @@ mod tests {
             deadline: None,
             nodes: None,
         };
-        Searcher::new(g, table, shared, limit, 0)
+        Searcher::new(g, Tables::one(table), shared, limit, 0)
     }
 
     /// A Score Four game of `balls` random balls, or fewer: it stops before a ball that wins.
@@ -946,8 +949,9 @@ mod tests {
                     Table::new(1 << 20, g.key_bits, g.pegs).unwrap(),
                     Table::new(1 << 20, g.key_bits, g.pegs).unwrap(),
                 );
-                let mut s1 = Searcher::<u64, 1>::new(&g, &table1, &shared, limit, 0);
-                let mut s8 = Searcher::<u64, SYMMETRIES>::new(&g, &table8, &shared, limit, 0);
+                let mut s1 = Searcher::<u64, 1>::new(&g, Tables::one(&table1), &shared, limit, 0);
+                let mut s8 =
+                    Searcher::<u64, SYMMETRIES>::new(&g, Tables::one(&table8), &shared, limit, 0);
                 assert_eq!(s1.probe(&one, t), s8.probe(&eight, t), "{game:?}, t = {t}");
             }
             compared += 1;
@@ -982,7 +986,7 @@ mod tests {
                         deadline: None,
                         nodes: None,
                     };
-                    let mut s = Searcher::<u64, 1>::new(&g, &table, &shared, limit, 0);
+                    let mut s = Searcher::<u64, 1>::new(&g, Tables::one(&table), &shared, limit, 0);
                     if baseline {
                         s = s.on_baseline();
                     }
@@ -993,5 +997,33 @@ mod tests {
             compared += 1;
         }
         assert!(compared > 30, "{compared} compared");
+    }
+
+    #[test]
+    fn a_second_table_near_the_end_changes_no_value() {
+        // Score Four positions of 40 to 48 balls: the probes with the positions of fewer than
+        // 14 empty cells in a second, small table give the values of one table.
+        let g = Geometry::<u64>::new(4, 4);
+        let shared = shared();
+        let limit = Limit {
+            deadline: None,
+            nodes: None,
+        };
+        let mut rng = Rng::new(43);
+        for _ in 0..40 {
+            let game = careful_game(rng.range(16, 25), &mut rng);
+            let pos: Pos<u64, 1> = Pos::of_game(&g, &game);
+            for t in [0, 1] {
+                let (far, near, one) = (
+                    Table::new(1 << 20, g.key_bits, g.pegs).unwrap(),
+                    Table::new(1 << 12, g.key_bits, g.pegs).unwrap(),
+                    Table::new(1 << 20, g.key_bits, g.pegs).unwrap(),
+                );
+                let split = Tables::new(&far, &near, 14);
+                let mut a = Searcher::<u64, 1>::new(&g, split, &shared, limit, 0);
+                let mut b = Searcher::<u64, 1>::new(&g, Tables::one(&one), &shared, limit, 0);
+                assert_eq!(a.probe(&pos, t), b.probe(&pos, t), "{game:?}, t = {t}");
+            }
+        }
     }
 }

@@ -310,6 +310,44 @@ impl Table {
     }
 }
 
+/// The tables one search probes: a position with fewer than `near_below` empty cells is kept
+/// in `near`, a small table whose buckets stay in the caches and the TLB's reach, the others in
+/// `far`. Most probes are of positions near the end of the game; each of them used to be a
+/// miss to memory in a large table (docs/perf-log.md).
+#[derive(Clone, Copy)]
+pub(crate) struct Tables<'a> {
+    far: &'a Table,
+    near: &'a Table,
+    near_below: u32,
+}
+
+impl<'a> Tables<'a> {
+    /// `far`, and `near` for the positions with fewer than `near_below` empty cells.
+    pub(crate) fn new(far: &'a Table, near: &'a Table, near_below: u32) -> Tables<'a> {
+        Tables {
+            far,
+            near,
+            near_below,
+        }
+    }
+
+    /// One table for every position.
+    #[cfg(test)]
+    pub(crate) fn one(table: &'a Table) -> Tables<'a> {
+        Tables::new(table, table, 0)
+    }
+
+    /// The table of the positions with `empties` empty cells.
+    #[inline(always)]
+    pub(crate) fn of(self, empties: u32) -> &'a Table {
+        if empties < self.near_below {
+            self.near
+        } else {
+            self.far
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -461,6 +499,19 @@ mod tests {
                 assert_eq!(unplace(&t, index, check), key, "{key:#x}, {key_bits} bits");
             }
         }
+    }
+
+    #[test]
+    fn positions_near_the_end_go_to_the_near_table() {
+        let (far, near) = (
+            Table::new(1 << 12, 80, 16).unwrap(),
+            Table::new(16, 80, 16).unwrap(),
+        );
+        let tables = Tables::new(&far, &near, 14);
+        assert!(std::ptr::eq(tables.of(13), &near) && std::ptr::eq(tables.of(0), &near));
+        assert!(std::ptr::eq(tables.of(14), &far) && std::ptr::eq(tables.of(64), &far));
+        let one = Tables::one(&far);
+        assert!(std::ptr::eq(one.of(0), &far));
     }
 
     #[test]
