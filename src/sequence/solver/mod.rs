@@ -19,7 +19,8 @@
 //!   symmetries of the square base, where the search can meet a position and its image: a
 //!   root that disagrees with each of its images on some ball (most positions of twenty balls
 //!   or more) keeps the identity's key alone, at an eighth of the keys' cost. Its size is set
-//!   by [`Options::table_bytes`].
+//!   by [`Options::table_bytes`]; the positions with fewer than 14 empty cells, most of the
+//!   probes, go to a second table of at most 8 MiB that stays in the caches.
 //! - [`Options::threads`] threads search the same root over the shared table (Lazy SMP). The
 //!   value does not depend on the thread count, and the best move is chosen deterministically:
 //!   the first move that reaches the value in an order fixed by the position alone (a ball that
