@@ -680,10 +680,7 @@ mod tests {
         table: &'a Table,
         shared: &'a Shared,
     ) -> Searcher<'a, u64, SYMMETRIES> {
-        let limit = Limit {
-            deadline: None,
-            nodes: None,
-        };
+        let limit = unlimited();
         Searcher::new(g, Tables::one(table), shared, limit, 0)
     }
 
@@ -720,6 +717,13 @@ mod tests {
             game.play(p.x, p.y).unwrap();
         }
         game
+    }
+
+    fn unlimited() -> Limit {
+        Limit {
+            deadline: None,
+            nodes: None,
+        }
     }
 
     fn shared() -> Shared {
@@ -931,10 +935,7 @@ mod tests {
         // identity key alone give the values the eight keys give.
         let g = Geometry::<u64>::new(4, 4);
         let shared = shared();
-        let limit = Limit {
-            deadline: None,
-            nodes: None,
-        };
+        let limit = unlimited();
         let mut rng = Rng::new(37);
         let mut compared = 0;
         for _ in 0..300 {
@@ -982,10 +983,7 @@ mod tests {
                 let mut answers = Vec::new();
                 for baseline in [false, true] {
                     let table = Table::new(1 << 20, g.key_bits, g.pegs).unwrap();
-                    let limit = Limit {
-                        deadline: None,
-                        nodes: None,
-                    };
+                    let limit = unlimited();
                     let mut s = Searcher::<u64, 1>::new(&g, Tables::one(&table), &shared, limit, 0);
                     if baseline {
                         s = s.on_baseline();
@@ -1005,10 +1003,7 @@ mod tests {
         // 14 empty cells in a second, small table give the values of one table.
         let g = Geometry::<u64>::new(4, 4);
         let shared = shared();
-        let limit = Limit {
-            deadline: None,
-            nodes: None,
-        };
+        let limit = unlimited();
         let mut rng = Rng::new(43);
         for _ in 0..40 {
             let game = careful_game(rng.range(16, 25), &mut rng);
