@@ -89,20 +89,23 @@ const WORK_BITS: u32 = 5;
 /// The shared table.
 pub(crate) struct Table {
     buckets: Box<[Bucket]>,
-    index_bits: u32,
-    key_bits: u32,
     move_bits: u32,
     check_bits: u32,
-    /// The key's low word's bits: `key_bits`, at most 64.
+    /// The key's low word's bits: the key's bits, at most 64.
     low_mask: u64,
     /// The low word's image bits below the bucket index (kept in the check).
     shift: u32,
+    /// Does every key have its own (bucket, check) pair? Then the check is the image bits
+    /// under the index and `hi`, else a product of all of them (see [`Table::place`]).
+    exact: bool,
 }
 
 /// Mixes the key's high word into the low word ([`Table::place`]).
 const MIX_HIGH: u64 = 0x9e37_79b9_7f4a_7c15;
 /// The odd multiplier of [`Table::place`]'s bijection.
 const MIX: u64 = 0xd6e8_feb8_6659_fd93;
+/// The odd multiplier of the check of a table too small to be exact ([`Table::place`]).
+const MIX_CHECK: u64 = 0xa076_1d64_78bd_642f;
 
 /// Asks Linux to back the huge-page-aligned part of `len` bytes from `start` (an allocation
 /// just made: for a large table the allocator maps it fresh, so no page of it is in memory yet)
@@ -163,16 +166,17 @@ impl Table {
     fn shaped(buckets: Box<[Bucket]>, index_bits: u32, key_bits: u32, pegs: usize) -> Table {
         let move_bits = (pegs.max(2) as u64 - 1).ilog2() + 1;
         let low_bits = key_bits.clamp(1, 64);
+        let check_bits = 64 - BOUND_BITS - WORK_BITS - move_bits;
+        let exact = index_bits + check_bits >= key_bits;
         Table {
             buckets,
-            index_bits,
-            key_bits,
             move_bits,
-            check_bits: 64 - BOUND_BITS - WORK_BITS - move_bits,
+            check_bits,
             low_mask: u64::MAX >> (64 - low_bits),
             // At most 63: only a one-bucket table with keys of 64 bits or more would need 64,
             // and it is not exact anyway.
             shift: (low_bits - index_bits.min(low_bits)).min(63),
+            exact,
         }
     }
 
@@ -184,7 +188,7 @@ impl Table {
     /// Does every key have its own (bucket, check) pair, so that no two positions can share an
     /// entry?
     pub(crate) fn is_exact(&self) -> bool {
-        self.index_bits + self.check_bits >= self.key_bits
+        self.exact
     }
 
     /// Empties every slot.
@@ -199,7 +203,11 @@ impl Table {
     /// most 64) becomes `x = (lo ^ hi · MIX_HIGH) · MIX` modulo 2^`key_bits`, a bijection for
     /// each high word `hi` (`MIX` is odd), whose top bits depend on every bit below them: they
     /// pick the bucket. The check is the bits of `x` under them, then `hi`. Both together give
-    /// back the key (tested), so a check of enough bits makes the table exact.
+    /// back the key (tested), so a check of enough bits makes the table exact. In a table too
+    /// small for that, the check is the top bits of a product of `x` and `hi`, which depend on
+    /// all their bits: a bit of `x` depends only on the bits of `lo` at or below it, so cutting
+    /// its top bits off would confuse every two positions that differ only in the high cells
+    /// (tested).
     #[inline(always)]
     fn place(&self, key: u128) -> (usize, u64) {
         let (index, check) = self.image(key);
@@ -212,8 +220,16 @@ impl Table {
     fn image(&self, key: u128) -> (u64, u64) {
         let (lo, hi) = (key as u64 & self.low_mask, (key >> 64) as u64);
         let x = (lo ^ hi.wrapping_mul(MIX_HIGH)).wrapping_mul(MIX) & self.low_mask;
-        let check = (x & !(u64::MAX << self.shift)) | hi << self.shift;
-        (x >> self.shift, check & !(u64::MAX << self.check_bits))
+        if self.exact {
+            let check = (x & !(u64::MAX << self.shift)) | hi << self.shift;
+            (x >> self.shift, check)
+        } else {
+            // Every bit of the key counts: `x`, and `hi` mixed at another place (an odd product
+            // moves a change of its top bit nowhere else, as it does in `x`).
+            let c = x ^ hi.wrapping_mul(MIX_HIGH).rotate_left(32);
+            let check = c.wrapping_mul(MIX_CHECK) >> (64 - self.check_bits);
+            (x >> self.shift, check)
+        }
     }
 
     /// Starts loading the bucket of `key` into the cache.
@@ -497,6 +513,42 @@ mod tests {
                 let (index, check) = t.image(key);
                 assert!(index < 1 << index_bits);
                 assert_eq!(unplace(&t, index, check), key, "{key:#x}, {key_bits} bits");
+            }
+        }
+    }
+
+    #[test]
+    fn a_small_table_tells_apart_keys_that_differ_in_one_or_two_bits() {
+        // Too small to be exact (one bucket to 2^20): no two keys that differ from a random one
+        // in one or two bits share both the bucket and the check. Keys that differed only in
+        // the low word's top bits once did (their bits were cut off the check).
+        let mut rng = crate::rng::Rng::new(8);
+        for (key_bits, pegs) in [(80u32, 16), (128, 25)] {
+            for index_bits in [0, 1, 4, 10, 20] {
+                let t = Table::shaped(Box::new([]), index_bits, key_bits, pegs);
+                if t.is_exact() {
+                    continue;
+                }
+                let mask = if key_bits == 128 {
+                    u128::MAX
+                } else {
+                    (1u128 << key_bits) - 1
+                };
+                let base = (u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())) & mask;
+                let mut seen = std::collections::HashMap::new();
+                for i in 0..key_bits {
+                    // j = key_bits: one bit only.
+                    for j in i + 1..=key_bits {
+                        let key = base ^ 1u128 << i ^ 1u128.checked_shl(j).unwrap_or(0) & mask;
+                        let (index, check) = t.image(key);
+                        let place = (index & ((1 << index_bits) - 1), check);
+                        if let Some(other) = seen.insert(place, key) {
+                            panic!(
+                                "{key:#x} and {other:#x}: {place:?}, {key_bits} bits, 2^{index_bits}"
+                            );
+                        }
+                    }
+                }
             }
         }
     }
