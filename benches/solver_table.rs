@@ -4,7 +4,7 @@
 //!
 //! `cargo bench --bench solver_table -- [--stones 40,36,32,30,28] [--positions 10]
 //! [--mode one-sided|full] [--positions-from plain|careful] [--seed 1] [--tt-size-mib 1024]
-//! [--threads 1] [--check]`
+//! [--threads 1] [--algorithm alpha-beta|proof-number] [--check]`
 //!
 //! A position is the first k moves of a seeded random game (the same positions on every run):
 //! `plain` play never completes a line while a ball that does not is left (no win yet; the
@@ -12,12 +12,13 @@
 //! one with its next ball (the player to move cannot win at once). The mode says what was asked:
 //! `one-sided` (does Black win? a draw counts as a loss, the question the TUM solver answers) or
 //! `full` (win, draw or loss). With `--check`, every win is then re-proven by the proof
-//! checker ([`Solver::check_win`], not timed): the bench stops if one is not confirmed.
+//! checker ([`Solver::check_win`], not timed): the bench stops if one is not confirmed. The
+//! algorithm is the main thread's search ([`Algorithm`]).
 
 use std::time::Instant;
 
 use bitgames::rng::Rng;
-use bitgames::sequence::solver::{Limits, Mode, Options, Solver};
+use bitgames::sequence::solver::{Algorithm, Limits, Mode, Options, Solver};
 use bitgames::sequence::{Color, Game, Peg};
 
 /// The TUM solver's published total solve times by stones placed (one CPU), in seconds.
@@ -32,6 +33,7 @@ struct Args {
     threads: usize,
     careful: bool,
     check: bool,
+    algorithm: Algorithm,
 }
 
 fn args() -> Args {
@@ -44,6 +46,7 @@ fn args() -> Args {
         threads: 1,
         careful: false,
         check: false,
+        algorithm: Algorithm::AlphaBeta,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -62,6 +65,13 @@ fn args() -> Args {
             "--threads" => a.threads = value().parse().expect("--threads: a number"),
             "--positions-from" => a.careful = value() == "careful",
             "--check" => a.check = true,
+            "--algorithm" => {
+                a.algorithm = match value().as_str() {
+                    "alpha-beta" => Algorithm::AlphaBeta,
+                    "proof-number" => Algorithm::ProofNumber,
+                    other => panic!("--algorithm: alpha-beta or proof-number, not {other}"),
+                }
+            }
             // cargo bench passes --bench; criterion-style filters are ignored.
             _ => {}
         }
@@ -105,13 +115,14 @@ fn main() {
         _ => Mode::Wins(Color::Black),
     };
     println!(
-        "mode {}, positions from {} random play, {} per count, seed {}, table {} MiB, {} thread(s)",
+        "mode {}, positions from {} random play, {} per count, seed {}, table {} MiB, {} thread(s), {:?}",
         a.mode,
         if a.careful { "careful" } else { "plain" },
         a.positions,
         a.seed,
         a.table_mib,
-        a.threads
+        a.threads,
+        a.algorithm
     );
     println!(
         "| stones | positions | mean time (s) | median (s) | max (s) | mean nodes | M nodes/s | Black wins | wins checked | TUM (s) | speed-up |"
@@ -119,7 +130,8 @@ fn main() {
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let options = Options::default()
         .with_table_bytes(a.table_mib << 20)
-        .with_threads(a.threads);
+        .with_threads(a.threads)
+        .with_algorithm(a.algorithm);
     let mut solver = Solver::new(4, 4, options).unwrap();
     for &stones in &a.stones {
         let mut rng = Rng::new(a.seed ^ u64::from(stones) << 32);

@@ -5,7 +5,8 @@
 
 use bitgames::rng::Rng;
 use bitgames::sequence::solver::{
-    Bounds, Limits, Mode, Options, Phase, ProofError, Solver, SolverError, Stats, Value, reference,
+    Algorithm, Bounds, Limits, Mode, Options, Phase, ProofError, Solver, SolverError, Stats, Value,
+    reference,
 };
 use bitgames::sequence::{Color, Game, Outcome, Peg, SizeError};
 use proptest::prelude::*;
@@ -162,6 +163,31 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        max_global_rejects: 600,
+        ..ProptestConfig::default()
+    })]
+    #[test]
+    fn proof_numbers_agree_with_minimax_on_3x3x3(seed in any::<u64>()) {
+        let options = Options::default().with_algorithm(Algorithm::ProofNumber);
+        let mut solver = Solver::new(3, 3, options).unwrap();
+        prop_assume!(agrees(&mut solver, &position(3, 3, seed), BUDGET));
+    }
+
+    #[test]
+    fn proof_numbers_agree_with_minimax_on_score_four(seed in any::<u64>()) {
+        // Small tables: the bound table's and the proof numbers' entries are replaced all the
+        // time.
+        let options = Options::default()
+            .with_table_bytes(1 << 12)
+            .with_algorithm(Algorithm::ProofNumber);
+        let mut solver = Solver::new(4, 4, options).unwrap();
+        prop_assume!(agrees(&mut solver, &position(4, 4, seed), BUDGET));
+    }
+}
+
 #[test]
 fn most_positions_are_compared() {
     // The skipped share is small: the comparison is not reduced to easy positions.
@@ -277,17 +303,25 @@ fn a_limit_gives_bounds_never_a_guess() {
 }
 
 #[test]
-fn the_answer_does_not_depend_on_threads_or_table_size() {
+fn the_answer_does_not_depend_on_threads_table_size_or_algorithm() {
     let mut rng = Rng::new(99);
     for _ in 0..12 {
         let moves = quiet_game(4, 4, &mut rng);
         let moves = &moves[..moves.len().min(34)];
         let game = game_of(4, 4, moves);
         let mut answers = Vec::new();
-        for (threads, bytes) in [(1, 1 << 20), (2, 1 << 20), (2, 1 << 14), (1, 1 << 24)] {
+        for (threads, bytes, algorithm) in [
+            (1, 1 << 20, Algorithm::AlphaBeta),
+            (2, 1 << 20, Algorithm::AlphaBeta),
+            (2, 1 << 14, Algorithm::AlphaBeta),
+            (1, 1 << 24, Algorithm::AlphaBeta),
+            (1, 1 << 20, Algorithm::ProofNumber),
+            (2, 1 << 14, Algorithm::ProofNumber),
+        ] {
             let options = Options::default()
                 .with_threads(threads)
-                .with_table_bytes(bytes);
+                .with_table_bytes(bytes)
+                .with_algorithm(algorithm);
             let mut solver = Solver::new(4, 4, options).unwrap();
             let s = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
             assert!(!s.stopped, "{s:?}");

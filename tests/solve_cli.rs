@@ -101,6 +101,16 @@ fn values_agree_with_the_reference_minimax() {
             let mut after = moves.clone();
             after.push(best);
             assert_eq!(reference::value(n, m, &after).unwrap(), want, "{list}");
+            // Proof numbers: the same value and best move.
+            let mut proof_number = args.clone();
+            proof_number.extend(["--algorithm", "proof-number"]);
+            let pn = solve_json(&proof_number);
+            assert_eq!(pn["algorithm"], "proof-number");
+            assert_eq!(
+                (&pn["value"], &pn["best_move"]),
+                (&full["value"], &full["best_move"]),
+                "{list}: {pn}"
+            );
             // The one-sided question: "does Black win?".
             args.push("--one-sided");
             let one = solve_json(&args);
@@ -248,6 +258,10 @@ fn bad_flags_exit_2_and_say_what_was_expected() {
         (
             &["--n", "3", "--m", "3", "--moves", "1 1,2 1,1 2,2 2,1 3"],
             "--moves: the moves end the game (Black won with move 5)",
+        ),
+        (
+            &["--n", "4", "--m", "4", "--algorithm", "dfpn"],
+            "[possible values: alpha-beta, proof-number]",
         ),
         (
             &["--n", "4", "--m", "4", "--tt-size", "lots"],

@@ -1,10 +1,11 @@
 //! The solver against the plain minimax on fuzzed positions: a move list played on the engine
 //! (refused moves and moves after the game ends skipped), then the value, the best move and,
-//! for a win, the proof checker, wherever the minimax tree is small enough to compare.
+//! for a win, the proof checker, wherever the minimax tree is small enough to compare; with
+//! either search (alpha-beta or proof numbers).
 #![no_main]
 
 use arbitrary::Arbitrary;
-use bitgames::sequence::solver::{Limits, Mode, Options, ProofError, Solver, reference};
+use bitgames::sequence::solver::{Algorithm, Limits, Mode, Options, ProofError, Solver, reference};
 use bitgames::sequence::{Game, Peg};
 use libfuzzer_sys::fuzz_target;
 
@@ -13,6 +14,7 @@ struct Input {
     n: u8,
     m: u8,
     table_log2: u8,
+    proof_numbers: bool,
     moves: Vec<(u8, u8)>,
 }
 
@@ -59,7 +61,15 @@ fuzz_target!(|input: Input| {
         return;
     };
     let bytes = 16usize << (input.table_log2 % 16);
-    let mut solver = Solver::new(n, m, Options::default().with_table_bytes(bytes)).unwrap();
+    let algorithm = if input.proof_numbers {
+        Algorithm::ProofNumber
+    } else {
+        Algorithm::AlphaBeta
+    };
+    let options = Options::default()
+        .with_table_bytes(bytes)
+        .with_algorithm(algorithm);
+    let mut solver = Solver::new(n, m, options).unwrap();
     let solution = solver.solve(&game, Mode::Full, Limits::default()).unwrap();
     assert_eq!(solution.value(), Some(want), "{moves:?}");
     let best = solution.best_move.unwrap();

@@ -9,10 +9,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use bitgames::sequence::solver::{
-    Bounds, Limits, Mode, Monitor, Options, Phase, Proof, ProofError, Solution, Solver, Value,
+    Algorithm, Bounds, Limits, Mode, Monitor, Options, Phase, Proof, ProofError, Solution, Solver,
+    Value,
 };
 use bitgames::sequence::{Color, Game, Outcome, Peg};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::Failure;
@@ -49,12 +50,34 @@ pub struct SolveArgs {
     /// the TUM Score Four solver answers). Faster than the full value.
     #[arg(long)]
     one_sided: bool,
+    /// The main thread's search: alpha-beta, or proof numbers (df-pn) over the first plies
+    /// (helper threads search by alpha-beta). The value does not depend on it.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::AlphaBeta)]
+    algorithm: AlgorithmArg,
     /// Re-check a win by replaying it against every defence (the proof checker).
     #[arg(long)]
     check: bool,
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// The search of `--algorithm`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AlgorithmArg {
+    /// Negamax alpha-beta as null-window probes.
+    AlphaBeta,
+    /// Depth-first proof-number search over the first plies, alpha-beta beyond.
+    ProofNumber,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(a: AlgorithmArg) -> Algorithm {
+        match a {
+            AlgorithmArg::AlphaBeta => Algorithm::AlphaBeta,
+            AlgorithmArg::ProofNumber => Algorithm::ProofNumber,
+        }
+    }
 }
 
 /// The moves of `--moves`, parsed but not yet played.
@@ -295,7 +318,8 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     };
     let options = Options::default()
         .with_table_bytes(args.tt_size)
-        .with_threads(usize::from(args.threads));
+        .with_threads(usize::from(args.threads))
+        .with_algorithm(args.algorithm.into());
     let mut solver =
         Solver::new(args.n, args.m, options).map_err(|e| Failure::run(e.to_string()))?;
     let mode = if args.one_sided {
@@ -462,6 +486,7 @@ impl Report<'_> {
             "hit_rate": s.stats.hit_rate(),
             "table_bytes": self.table_bytes,
             "threads": self.args.threads,
+            "algorithm": self.args.algorithm.to_possible_value().map(|v| v.get_name().to_owned()),
             "seconds": s.stats.elapsed.as_secs_f64(),
         })
     }

@@ -45,6 +45,7 @@
 //! ```
 
 mod bits;
+mod dfpn;
 mod geometry;
 mod proof;
 pub mod reference;
@@ -57,6 +58,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bits::{Bits, Wide};
+use dfpn::{NumberTable, Prover};
 use geometry::{Geometry, SYMMETRIES};
 use search::{Counts, Limit, Pos, Searcher, Shared};
 use table::{Bound, Table, Tables};
@@ -175,6 +177,23 @@ pub struct Limits {
     pub nodes: Option<u64>,
 }
 
+/// How the main search thread answers the root's questions ("is the value at least t?").
+/// Both give the same values (tested); they differ in time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Algorithm {
+    /// Negamax alpha-beta as null-window probes, with the transposition table.
+    #[default]
+    AlphaBeta,
+    /// Depth-first proof-number search (df-pn, with the 1 + ε threshold) over the first eight
+    /// plies from the root, alpha-beta beyond. Its proof and disproof numbers take a table of
+    /// their own, a quarter of [`Options::table_bytes`]. Helper threads ([`Options::threads`]
+    /// above 1) search by alpha-beta over the shared table. On Score Four positions of 28 to 32
+    /// balls it searched fewer nodes than alpha-beta on some counts and more on others, and
+    /// more time in all (BENCHMARKS.md): alpha-beta is the default.
+    ProofNumber,
+}
+
 /// How a solver is set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -186,6 +205,8 @@ pub struct Options {
     pub table_bytes: usize,
     /// Search threads (Lazy SMP over the shared table), at least 1. Default 1.
     pub threads: usize,
+    /// The main thread's search. Default [`Algorithm::AlphaBeta`].
+    pub algorithm: Algorithm,
 }
 
 impl Default for Options {
@@ -193,6 +214,7 @@ impl Default for Options {
         Options {
             table_bytes: 64 << 20,
             threads: 1,
+            algorithm: Algorithm::AlphaBeta,
         }
     }
 }
@@ -207,6 +229,12 @@ impl Options {
     /// These options with `threads` search threads.
     pub const fn with_threads(mut self, threads: usize) -> Options {
         self.threads = threads;
+        self
+    }
+
+    /// These options with the main thread searching by `algorithm`.
+    pub const fn with_algorithm(mut self, algorithm: Algorithm) -> Options {
+        self.algorithm = algorithm;
         self
     }
 }
@@ -442,6 +470,9 @@ pub struct Solver {
     near: Table,
     near_below: u32,
     threads: usize,
+    algorithm: Algorithm,
+    /// The proof and disproof numbers of [`Algorithm::ProofNumber`] (one bucket otherwise).
+    numbers: Mutex<NumberTable>,
     monitor: Monitor,
 }
 
@@ -482,6 +513,11 @@ impl Solver {
             near,
             near_below,
             threads: options.threads,
+            algorithm: options.algorithm,
+            numbers: Mutex::new(NumberTable::new(match options.algorithm {
+                Algorithm::ProofNumber => options.table_bytes / 4,
+                Algorithm::AlphaBeta => 0,
+            })),
             monitor: Monitor(Arc::new(Watch {
                 shared: Shared {
                     nodes: AtomicU64::new(0),
@@ -519,6 +555,10 @@ impl Solver {
     pub fn clear(&mut self) {
         self.table.clear();
         self.near.clear();
+        self.numbers
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// The tables a search probes.
@@ -573,15 +613,14 @@ impl Solver {
         let watch = &self.monitor.0;
         watch.shared.nodes.store(0, Ordering::Relaxed);
         watch.shared.stop.store(false, Ordering::Relaxed);
-        let mut solution = with_geometry!(&self.engine, g => solve_on(
-            g,
-            self.tables(),
-            &self.monitor,
-            game,
-            mode,
+        let setup = Setup {
+            tables: self.tables(),
+            monitor: &self.monitor,
             limit,
-            self.threads,
-        ));
+            threads: self.threads,
+            numbers: (self.algorithm == Algorithm::ProofNumber).then_some(&self.numbers),
+        };
+        let mut solution = with_geometry!(&self.engine, g => solve_on(g, &setup, game, mode));
         self.monitor.set_phase(Phase::Idle);
         solution.stats.elapsed = start.elapsed();
         Ok(solution)
@@ -666,34 +705,39 @@ fn check_on<B: Bits, const SYMS: usize>(
     result
 }
 
-/// The solve on one width: the value on `threads` threads, then (on one) the best move and the
-/// principal variation.
-fn solve_on<B: Bits>(
-    g: &Geometry<B>,
-    tables: Tables<'_>,
-    monitor: &Monitor,
-    game: &Game,
-    mode: Mode,
+/// What a solve runs with besides the position and the question.
+struct Setup<'a> {
+    tables: Tables<'a>,
+    monitor: &'a Monitor,
     limit: Limit,
     threads: usize,
-) -> Solution {
+    /// The proof-number search's table, when the main thread searches by df-pn.
+    numbers: Option<&'a Mutex<NumberTable>>,
+}
+
+/// The solve on one width: the value on `setup.threads` threads, then (on one) the best move
+/// and the principal variation.
+fn solve_on<B: Bits>(g: &Geometry<B>, setup: &Setup<'_>, game: &Game, mode: Mode) -> Solution {
     if images_can_meet(g, game) {
-        solve_with::<B, SYMMETRIES>(g, tables, monitor, game, mode, limit, threads)
+        solve_with::<B, SYMMETRIES>(g, setup, game, mode)
     } else {
-        solve_with::<B, 1>(g, tables, monitor, game, mode, limit, threads)
+        solve_with::<B, 1>(g, setup, game, mode)
     }
 }
 
 /// [`solve_on`] with `SYMS` keys a position.
 fn solve_with<B: Bits, const SYMS: usize>(
     g: &Geometry<B>,
-    tables: Tables<'_>,
-    monitor: &Monitor,
+    setup: &Setup<'_>,
     game: &Game,
     mode: Mode,
-    limit: Limit,
-    threads: usize,
 ) -> Solution {
+    let Setup {
+        tables,
+        monitor,
+        limit,
+        ..
+    } = *setup;
     let shared = &monitor.0.shared;
     let mover = game.to_move();
     let root: Pos<B, SYMS> = Pos::of_game(g, game);
@@ -712,8 +756,7 @@ fn solve_with<B: Bits, const SYMS: usize>(
         };
     }
     let mut stats = Stats::default();
-    let (proven, complete) =
-        value_on_threads(g, tables, monitor, &root, want, limit, threads, &mut stats);
+    let (proven, complete) = value_on_threads(g, setup, &root, want, &mut stats);
     let mut solution = Solution {
         bounds: Bounds::of_bound(proven, mover),
         best_move: None,
@@ -751,17 +794,20 @@ fn solve_with<B: Bits, const SYMS: usize>(
 /// The proven bound of the root for the mover, searched by `threads` threads until one of them
 /// settles `want` (then `true`), or a limit stops them all (`false`, and the join of what every
 /// thread had proven).
-#[allow(clippy::too_many_arguments)]
 fn value_on_threads<B: Bits, const SYMS: usize>(
     g: &Geometry<B>,
-    tables: Tables<'_>,
-    monitor: &Monitor,
+    setup: &Setup<'_>,
     root: &Pos<B, SYMS>,
     want: Bound,
-    limit: Limit,
-    threads: usize,
     stats: &mut Stats,
 ) -> (Bound, bool) {
+    let Setup {
+        tables,
+        monitor,
+        limit,
+        threads,
+        numbers,
+    } = *setup;
     let shared = &monitor.0.shared;
     let mover = if root.colour == 0 {
         Color::Black
@@ -787,7 +833,13 @@ fn value_on_threads<B: Bits, const SYMS: usize>(
             if helper == 0 {
                 monitor.set_phase(Phase::Probe(Value::of_score(t, mover)));
             }
-            let yes = searcher.probe(root, t);
+            let yes = match numbers.filter(|_| helper == 0) {
+                Some(numbers) => {
+                    let mut numbers = numbers.lock().unwrap_or_else(|e| e.into_inner());
+                    Prover::new(g, tables, &mut numbers, &mut searcher).probe(root, t)
+                }
+                None => searcher.probe(root, t),
+            };
             if searcher.stopped {
                 break;
             }

@@ -160,7 +160,7 @@ pub(crate) enum Forced<B> {
 /// opponent would complete the line above it), which also finds the gravity zugzwang of a
 /// threat stacked on a playable threat.
 #[inline(always)]
-fn forced<B: Bits>(g: &Geometry<B>, me: B, opp: B, t_me: B, t_opp: B) -> Forced<B> {
+pub(crate) fn forced<B: Bits>(g: &Geometry<B>, me: B, opp: B, t_me: B, t_opp: B) -> Forced<B> {
     let occupied = me | opp;
     let play = g.playable(occupied);
     if play.is_zero() {
@@ -384,6 +384,17 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
             self.stopped = true;
             self.shared.stop.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// Counts a node visited outside the alpha-beta probe (by the proof-number search), with
+    /// the same look at the limits every few thousand nodes; `true` once stopped.
+    #[inline]
+    pub(crate) fn count_node(&mut self) -> bool {
+        self.counts.nodes += 1;
+        if self.counts.nodes & (POLL - 1) == 0 {
+            self.poll();
+        }
+        self.stopped
     }
 
     /// Adds the last nodes to the shared count.
@@ -625,7 +636,7 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
 /// of a move score: its playable threats afterwards (up to 3), then all its threats; with the
 /// mover's threats after the ball.
 #[inline(always)]
-fn threat_score<B: Bits, const SYMS: usize>(
+pub(crate) fn threat_score<B: Bits, const SYMS: usize>(
     g: &Geometry<B>,
     pos: &Pos<B, SYMS>,
     c: usize,
