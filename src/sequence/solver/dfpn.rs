@@ -34,8 +34,8 @@ use super::table::{Bound, Tables};
 const INF: u32 = u32::MAX / 4;
 
 /// df-pn searches the positions up to this many balls past the root; alpha-beta decides the
-/// positions beyond when df-pn selects them (measured best among 6 to 14 plies and among
-/// frontiers of 8 to 26 empty cells: docs/perf-log.md).
+/// positions beyond when df-pn selects them (measured best among 8 to 14 plies and among
+/// frontiers of 20 to 24 empty cells: docs/perf-log.md).
 const PLIES: u32 = 8;
 
 /// One slot of the [`NumberTable`].

@@ -21,6 +21,9 @@
 //!   or more) keeps the identity's key alone, at an eighth of the keys' cost. Its size is set
 //!   by [`Options::table_bytes`]; the positions with fewer than 14 empty cells, most of the
 //!   probes, go to a second table of at most 8 MiB that stays in the caches.
+//! - [`Options::algorithm`] can put a depth-first proof-number search (df-pn) over the first
+//!   plies in place of the main thread's alpha-beta ([`Algorithm::ProofNumber`]): the same
+//!   values, fewer nodes on some positions and more on others (measured in BENCHMARKS.md).
 //! - [`Options::threads`] threads search the same root over the shared table (Lazy SMP). The
 //!   value does not depend on the thread count, and the best move is chosen deterministically:
 //!   the first move that reaches the value in an order fixed by the position alone (a ball that
