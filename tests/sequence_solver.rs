@@ -161,14 +161,7 @@ proptest! {
         let mut solver = Solver::new(4, 3, Options::default()).unwrap();
         prop_assume!(agrees(&mut solver, &position(4, 3, seed), BUDGET));
     }
-}
 
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 300,
-        max_global_rejects: 600,
-        ..ProptestConfig::default()
-    })]
     #[test]
     fn proof_numbers_agree_with_minimax_on_3x3x3(seed in any::<u64>()) {
         let options = Options::default().with_algorithm(Algorithm::ProofNumber);
