@@ -192,8 +192,8 @@ pub enum Algorithm {
     /// plies from the root, alpha-beta beyond. Its proof and disproof numbers take a table of
     /// their own, a quarter of [`Options::table_bytes`]. Helper threads ([`Options::threads`]
     /// above 1) search by alpha-beta over the shared table. On Score Four positions of 28 to 32
-    /// balls it searched fewer nodes than alpha-beta on some counts and more on others, and
-    /// more time in all (BENCHMARKS.md): alpha-beta is the default.
+    /// balls it searched fewer nodes than alpha-beta on some positions and more on others, and
+    /// about the same time in all (BENCHMARKS.md): alpha-beta is the default.
     ProofNumber,
 }
 
