@@ -26,7 +26,7 @@
 
 use super::bits::Bits;
 use super::geometry::Geometry;
-use super::search::{Forced, Pos, Searcher, forced, threat_score};
+use super::search::{Forced, Pos, Searcher, forced, threat_score, window_answer};
 use super::table::{Bound, Tables};
 
 /// A proof or disproof number that stands for "infinite": a proven position has dn = INF, a
@@ -211,27 +211,21 @@ impl<'s, 'a, B: Bits, const SYMS: usize> Prover<'s, 'a, B, SYMS> {
         if self.searcher.count_node() {
             return (1, 1);
         }
+        let numbers = |answer| if answer { PROVEN } else { DISPROVEN };
         let g = self.g;
-        let moves = match forced(g, pos.me, pos.opp, pos.t_me, pos.t_opp) {
-            Forced::Win => return PROVEN,
-            Forced::Over { draw } => return if draw && t <= 0 { PROVEN } else { DISPROVEN },
-            Forced::Moves(moves) => moves,
+        let moves = match forced(g, pos.me, pos.opp, pos.t_me, pos.t_opp).moves_or_answer(t) {
+            Ok(moves) => moves,
+            Err(answer) => return numbers(answer),
         };
-        if t == 1 && !g.open_window(pos.opp) {
-            return DISPROVEN;
-        }
-        if t == 0 && !g.open_window(pos.me) {
-            return PROVEN;
+        if let Some(answer) = window_answer(g, pos.me, pos.opp, t) {
+            return numbers(answer);
         }
         let (key, _) = pos.canonical();
         self.searcher.counts.probes += 1;
         if let Some(hit) = self.tables.of(pos.empties).probe(key) {
             self.searcher.counts.hits += 1;
-            if hit.bound.lower >= t {
-                return PROVEN;
-            }
-            if hit.bound.upper < t {
-                return DISPROVEN;
+            if let Some(answer) = hit.bound.answer(t) {
+                return numbers(answer);
             }
         }
         if pos.empties > self.frontier
@@ -330,16 +324,13 @@ impl<'s, 'a, B: Bits, const SYMS: usize> Prover<'s, 'a, B, SYMS> {
         let nodes = self.searcher.counts.nodes - before;
         if pn == 0 || dn == 0 {
             let children = &self.buffer[base..base + len];
-            let (bound, cell) = if pn == 0 {
-                let proving = children.iter().find(|c| c.dn == 0).map_or(0, |c| c.cell);
-                (Bound { lower: t, upper: 1 }, proving)
-            } else {
-                let bound = Bound {
-                    lower: -1,
-                    upper: t - 1,
-                };
-                (bound, children.first().map_or(0, |c| c.cell))
-            };
+            // The move that proved it, or the first move.
+            let cell = children
+                .iter()
+                .find(|c| c.dn == 0)
+                .or(children.first())
+                .map_or(0, |c| c.cell);
+            let bound = Bound::of_answer(t, pn == 0);
             let peg = usize::from(g.sym[sym][g.peg_of(cell)]);
             let work = nodes.max(1).ilog2();
             self.tables.of(pos.empties).store(key, bound, peg, work);
@@ -352,51 +343,11 @@ impl<'s, 'a, B: Bits, const SYMS: usize> Prover<'s, 'a, B, SYMS> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicBool, AtomicU64};
-
     use super::super::geometry::SYMMETRIES;
-    use super::super::search::{Limit, Shared};
+    use super::super::search::tests::{quiet_game, shared, unlimited};
     use super::super::table::Table;
     use super::*;
     use crate::rng::Rng;
-    use crate::sequence::{Game, Peg};
-
-    fn shared() -> Shared {
-        Shared {
-            nodes: AtomicU64::new(0),
-            stop: AtomicBool::new(false),
-        }
-    }
-
-    fn unlimited() -> Limit {
-        Limit {
-            deadline: None,
-            nodes: None,
-        }
-    }
-
-    /// A game of random balls on n×n×n (m in a row) down to `empties` empty cells: none
-    /// completes a line and, when `careful`, none lets the opponent complete one next. Fewer
-    /// balls where none is left that keeps to that: never decided.
-    fn random_game(n: u32, m: u32, empties: u32, careful: bool, rng: &mut Rng) -> Game {
-        let mut game = Game::new(n, m).unwrap();
-        while n * n * n - game.moves_played() > empties {
-            let other = game.to_move().other();
-            let pegs: Vec<Peg> = game
-                .legal_moves()
-                .filter(|p| {
-                    let mut next = game.clone();
-                    next.play(p.x, p.y).unwrap().is_none()
-                        && (!careful || next.winning_pegs(other).is_empty())
-                })
-                .collect();
-            let Some(&p) = pegs.get(rng.below(pegs.len() as u32) as usize) else {
-                break;
-            };
-            game.play(p.x, p.y).unwrap();
-        }
-        game
-    }
 
     #[test]
     fn proof_numbers_answer_every_probe_as_alpha_beta() {
@@ -409,7 +360,7 @@ mod tests {
             let g = Geometry::<u64>::new(n, m);
             for _ in 0..count {
                 let empties = rng.range(range.start, range.end);
-                let game = random_game(n, m, empties, rng.below(2) == 0, &mut rng);
+                let game = quiet_game(n, m, empties, rng.below(2) == 0, &mut rng);
                 let pos: Pos<u64, SYMMETRIES> = Pos::of_game(&g, &game);
                 for t in [0, 1] {
                     let shared = shared();

@@ -846,14 +846,7 @@ fn value_on_threads<B: Bits, const SYMS: usize>(
             if searcher.stopped {
                 break;
             }
-            bound = bound.and(if yes {
-                Bound { lower: t, upper: 1 }
-            } else {
-                Bound {
-                    lower: -1,
-                    upper: t - 1,
-                }
-            });
+            bound = bound.and(Bound::of_answer(t, yes));
         }
         searcher.flush();
         if bound.lower >= bound.upper {

@@ -155,6 +155,33 @@ pub(crate) enum Forced<B> {
     Moves(B),
 }
 
+impl<B> Forced<B> {
+    /// The moves worth trying, or the answer to "is the value at least `t`?" when the threats
+    /// decide it.
+    #[inline(always)]
+    pub(crate) fn moves_or_answer(self, t: i8) -> Result<B, bool> {
+        match self {
+            Forced::Win => Err(true),
+            Forced::Over { draw } => Err(draw && t <= 0),
+            Forced::Moves(moves) => Ok(moves),
+        }
+    }
+}
+
+/// Lines that can no longer be completed: a player without a window free of the other's balls
+/// cannot win. The answer to "is the value of the player to move (`me`) at least `t`?" when that
+/// decides it.
+#[inline(always)]
+pub(crate) fn window_answer<B: Bits>(g: &Geometry<B>, me: B, opp: B, t: i8) -> Option<bool> {
+    if t == 1 && !g.open_window(opp) {
+        return Some(false);
+    }
+    if t == 0 && !g.open_window(me) {
+        return Some(true);
+    }
+    None
+}
+
 /// The threat rules: a playable winning cell wins now; one playable threat of the opponent
 /// forces the reply; two lose; a cell directly under an opponent threat is never played (the
 /// opponent would complete the line above it), which also finds the gravity zugzwang of a
@@ -386,9 +413,9 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
         }
     }
 
-    /// Counts a node visited outside the alpha-beta probe (by the proof-number search), with
-    /// the same look at the limits every few thousand nodes; `true` once stopped.
-    #[inline]
+    /// Counts a node (of either search), with a look at the limits every few thousand nodes;
+    /// `true` once stopped.
+    #[inline(always)]
     pub(crate) fn count_node(&mut self) -> bool {
         self.counts.nodes += 1;
         if self.counts.nodes & (POLL - 1) == 0 {
@@ -427,30 +454,21 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
     /// [`Searcher::probe`] compiled for `isa`.
     #[inline(always)]
     fn probe_as<I: Isa>(&mut self, isa: I, pos: &Pos<B, SYMS>, t: i8) -> bool {
-        self.counts.nodes += 1;
-        if self.counts.nodes & (POLL - 1) == 0 {
-            self.poll();
-        }
-        if self.stopped {
+        if self.count_node() {
             return false;
         }
         let g = self.g;
-        let moves = match forced(g, pos.me, pos.opp, pos.t_me, pos.t_opp) {
-            Forced::Win => return true,
-            Forced::Over { draw } => return draw && t <= 0,
-            Forced::Moves(moves) => moves,
+        let moves = match forced(g, pos.me, pos.opp, pos.t_me, pos.t_opp).moves_or_answer(t) {
+            Ok(moves) => moves,
+            Err(answer) => return answer,
         };
         if moves.is_single() {
             let c = moves.lowest();
             let me = pos.me | B::bit(c);
             return !self.child(isa, pos, c, pos.t_me | g.new_threats(c, me, pos.opp), t);
         }
-        // Lines that can no longer be completed: without one, a player cannot win.
-        if t == 1 && !g.open_window(pos.opp) {
-            return false;
-        }
-        if t == 0 && !g.open_window(pos.me) {
-            return true;
+        if let Some(answer) = window_answer(g, pos.me, pos.opp, t) {
+            return answer;
         }
 
         let (key, sym) = pos.canonical();
@@ -459,11 +477,8 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
         let table = self.tables.of(pos.empties);
         if let Some(hit) = table.probe(key) {
             self.counts.hits += 1;
-            if hit.bound.lower >= t {
-                return true;
-            }
-            if hit.bound.upper < t {
-                return false;
+            if let Some(answer) = hit.bound.answer(t) {
+                return answer;
             }
             hint = usize::from(g.sym[usize::from(g.inverse[sym])][hit.peg]);
         }
@@ -549,14 +564,7 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
             *h = h.saturating_add(pos.empties * pos.empties);
         }
         {
-            let bound = if proved.is_some() {
-                Bound { lower: t, upper: 1 }
-            } else {
-                Bound {
-                    lower: -1,
-                    upper: t - 1,
-                }
-            };
+            let bound = Bound::of_answer(t, proved.is_some());
             let c = proved.unwrap_or(self.buffer[base].1);
             let peg = usize::from(g.sym[sym][g.peg_of(c)]);
             let work = (self.counts.nodes - before).max(1).ilog2();
@@ -587,18 +595,13 @@ impl<'a, B: Bits, const SYMS: usize> Searcher<'a, B, SYMS> {
     /// cells on the most windows first; no table, no ordering.
     #[inline(always)]
     fn lean_as<I: Isa>(&mut self, isa: I, p: &Lean<B>, t: i8) -> bool {
-        self.counts.nodes += 1;
-        if self.counts.nodes & (POLL - 1) == 0 {
-            self.poll();
-        }
-        if self.stopped {
+        if self.count_node() {
             return false;
         }
         let g = self.g;
-        let moves = match forced(g, p.me, p.opp, p.t_me, p.t_opp) {
-            Forced::Win => return true,
-            Forced::Over { draw } => return draw && t <= 0,
-            Forced::Moves(moves) => moves,
+        let moves = match forced(g, p.me, p.opp, p.t_me, p.t_opp).moves_or_answer(t) {
+            Ok(moves) => moves,
+            Err(answer) => return answer,
         };
         for part in [moves & g.rich, moves & !g.rich] {
             for c in part.cells() {
@@ -680,7 +683,7 @@ pub(crate) fn peg_of_index(n: u32, p: usize) -> Peg {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::table::Table;
     use super::*;
     use crate::rng::Rng;
@@ -709,17 +712,19 @@ mod tests {
         game
     }
 
-    /// A Score Four game of careful random play (no ball that wins or lets the opponent win at
-    /// once) down to `empties` empty cells, or fewer balls where no careful ball is left.
-    fn careful_game(empties: u32, rng: &mut Rng) -> Game {
-        let mut game = Game::new(4, 4).unwrap();
-        while 64 - game.moves_played() > empties {
-            let me = game.to_move();
+    /// A game of random balls on n×n×n (m in a row) down to `empties` empty cells: none
+    /// completes a line and, when `careful`, none lets the opponent complete one next. Fewer
+    /// balls where none is left that keeps to that: never decided.
+    pub(crate) fn quiet_game(n: u32, m: u32, empties: u32, careful: bool, rng: &mut Rng) -> Game {
+        let mut game = Game::new(n, m).unwrap();
+        while n * n * n - game.moves_played() > empties {
+            let other = game.to_move().other();
             let pegs: Vec<Peg> = game
                 .legal_moves()
                 .filter(|p| {
-                    let mut a = game.clone();
-                    a.play(p.x, p.y).unwrap().is_none() && a.winning_pegs(me.other()).is_empty()
+                    let mut next = game.clone();
+                    next.play(p.x, p.y).unwrap().is_none()
+                        && (!careful || next.winning_pegs(other).is_empty())
                 })
                 .collect();
             let Some(&p) = pegs.get(rng.below(pegs.len() as u32) as usize) else {
@@ -730,14 +735,20 @@ mod tests {
         game
     }
 
-    fn unlimited() -> Limit {
+    /// A Score Four game of careful random play (no ball that wins or lets the opponent win at
+    /// once) down to `empties` empty cells, or fewer balls where no careful ball is left.
+    fn careful_game(empties: u32, rng: &mut Rng) -> Game {
+        quiet_game(4, 4, empties, true, rng)
+    }
+
+    pub(crate) fn unlimited() -> Limit {
         Limit {
             deadline: None,
             nodes: None,
         }
     }
 
-    fn shared() -> Shared {
+    pub(crate) fn shared() -> Shared {
         Shared {
             nodes: AtomicU64::new(0),
             stop: AtomicBool::new(false),

@@ -33,6 +33,31 @@ impl Bound {
         upper: 1,
     };
 
+    /// What the answer `yes` to "is the value at least `t`?" proves.
+    #[inline(always)]
+    pub(crate) fn of_answer(t: i8, yes: bool) -> Bound {
+        if yes {
+            Bound { lower: t, upper: 1 }
+        } else {
+            Bound {
+                lower: -1,
+                upper: t - 1,
+            }
+        }
+    }
+
+    /// The answer this bound gives to "is the value at least `t`?", if it gives one.
+    #[inline(always)]
+    pub(crate) fn answer(self, t: i8) -> Option<bool> {
+        if self.lower >= t {
+            Some(true)
+        } else if self.upper < t {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
     /// Both facts.
     #[inline]
     pub(crate) fn and(self, other: Bound) -> Bound {
